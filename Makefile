@@ -1,0 +1,33 @@
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-slow bench lint clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) examples/demo.py
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 -q
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -n 2 -q -m slow
+
+bench: $(STAMP)
+	$(PY) benchmarks/bss.py
+	@for f in benchmarks/solvers.py benchmarks/paths.py; do [ ! -f $$f ] || $(PY) $$f; done
+
+lint: $(STAMP)
+	$(PY) -m ruff check sparsify solvers tests examples benchmarks
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

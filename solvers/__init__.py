@@ -1,0 +1,1 @@
+"""solvers: the convex models of the papers, written declaratively in CVXPY."""

@@ -1,0 +1,111 @@
+"""Input checks shared by the selector layer.
+
+Every public function validates its inputs here so that bad input fails with a
+message that names the argument and says what was expected (DESIGN.md,
+Conventions: Errors).
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import check_array
+
+__all__ = ["check_X", "check_orthonormal", "check_n_select", "check_random_state"]
+
+
+def check_X(X, *, name="X", min_samples=1, min_features=1):
+    """Validate a data matrix: 2-D, numeric, finite, non-empty; dense or CSR/CSC.
+
+    Returns a float64 ndarray or a CSR/CSC matrix (a copy only when a dtype or
+    format conversion was needed; callers never modify it in place).
+    """
+    if X is None:
+        raise ValueError(f"{name} is None; expected a 2-D array of shape (n_samples, n_features).")
+    if not sp.issparse(X):
+        arr = np.asarray(X) if not hasattr(X, "dtype") else X
+        if getattr(arr, "ndim", 2) != 2:
+            raise ValueError(
+                f"{name} must be 2-D of shape (n_samples, n_features); got {arr.ndim}-D "
+                f"input of shape {np.shape(arr)}. Reshape 1-D data with X.reshape(-1, 1) "
+                "(one feature) or X.reshape(1, -1) (one sample)."
+            )
+        if arr.dtype.kind not in "biuf":
+            try:
+                arr = np.asarray(arr, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise TypeError(
+                    f"{name} must hold numbers (int or float); got dtype {arr.dtype}."
+                ) from exc
+        X = arr
+    X = check_array(
+        X,
+        accept_sparse=["csr", "csc"],
+        dtype=np.float64,
+        ensure_all_finite=True,
+        ensure_2d=True,
+        allow_nd=False,
+        ensure_min_samples=min_samples,
+        ensure_min_features=min_features,
+        input_name=name,
+    )
+    return X
+
+
+def check_orthonormal(V, *, name="V", atol=1e-8):
+    """Validate a d x ell matrix with orthonormal columns (||V'V - I||_2 <= atol)."""
+    V = check_X(V, name=name)
+    if sp.issparse(V):
+        V = V.toarray()
+    d, ell = V.shape
+    if ell > d:
+        raise ValueError(
+            f"{name} has shape {V.shape}; orthonormal columns need n_rows >= n_cols "
+            "(pass V as d x ell, e.g. the transpose of the top right singular vectors)."
+        )
+    err = np.linalg.norm(V.T @ V - np.eye(ell), 2)
+    if err > atol:
+        raise ValueError(
+            f"{name} must have orthonormal columns: ||{name}'{name} - I||_2 = {err:.3g} > {atol:g}. "
+            f"Orthonormalise it first (e.g. numpy.linalg.qr({name})[0]) or pass the data "
+            "to a selector, which computes the right singular vectors itself."
+        )
+    return V
+
+
+def check_n_select(r, *, name="r", low, high=None, low_inclusive=False):
+    """Validate an integer count r with low < r (or low <= r) and r <= high."""
+    if isinstance(r, bool) or not isinstance(r, Integral | np.integer):
+        raise TypeError(f"{name} must be an integer; got {r!r} of type {type(r).__name__}.")
+    r = int(r)
+    ok_low = r >= low if low_inclusive else r > low
+    if not ok_low or (high is not None and r > high):
+        lo = f">= {low}" if low_inclusive else f"> {low}"
+        hi = f" and <= {high}" if high is not None else ""
+        raise ValueError(f"{name} must be an integer {lo}{hi}; got {name}={r}.")
+    return r
+
+
+def check_random_state(random_state):
+    """Return a numpy Generator from None, an int, a Generator or a RandomState."""
+    if random_state is None or isinstance(random_state, Integral | np.integer):
+        if random_state is not None and int(random_state) < 0:
+            raise ValueError(f"random_state must be a non-negative int; got {random_state}.")
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    raise TypeError(
+        "random_state must be None, an int or a numpy.random.Generator; "
+        f"got {type(random_state).__name__}."
+    )
+
+
+def check_epsilon(epsilon, *, name="epsilon", high=1.0):
+    """Validate an accuracy parameter 0 < epsilon < high (or <= high)."""
+    if isinstance(epsilon, bool) or not isinstance(epsilon, Real):
+        raise TypeError(f"{name} must be a float; got {epsilon!r}.")
+    if not (0 < epsilon <= high) or not np.isfinite(epsilon):
+        raise ValueError(f"{name} must lie in (0, {high}]; got {epsilon}.")
+    return float(epsilon)

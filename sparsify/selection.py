@@ -1,0 +1,115 @@
+"""The result of every selector: which features, and how to rescale them."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["Selection"]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Feature indices and rescaling factors: the sampling-and-rescaling matrix R.
+
+    The papers write the selected data as ``X R`` (001 eq. 3) with ``R = S D``:
+    ``S`` picks columns of ``X`` and ``D`` rescales them. A ``Selection`` stores
+    the picked indices (in the order picked) and their scales; a feature picked
+    several times by a sampler appears once, with its merged scale, so that
+    ``R R'`` is unchanged.
+
+    Parameters
+    ----------
+    indices : array of int, shape (r,)
+        Distinct feature indices in ``[0, n_features)``, in the order picked.
+    scales : array of float, shape (r,)
+        Non-negative rescaling factor of each picked feature (the diagonal of D).
+    n_features : int
+        Number of features d of the data the selection was computed on.
+    """
+
+    indices: np.ndarray
+    scales: np.ndarray
+    n_features: int
+
+    def __post_init__(self):
+        indices = np.asarray(self.indices)
+        if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
+            raise TypeError(f"indices must be a 1-D integer array; got {indices!r}.")
+        indices = indices.astype(np.intp, copy=True)
+        scales = np.array(self.scales, dtype=np.float64, copy=True).reshape(-1)
+        d = int(self.n_features)
+        if scales.shape != indices.shape:
+            raise ValueError(
+                f"scales has shape {scales.shape} but indices has shape {indices.shape}; "
+                "give one scale per index."
+            )
+        if indices.size and (indices.min() < 0 or indices.max() >= d):
+            raise ValueError(f"indices must lie in [0, n_features={d}); got {indices}.")
+        if np.unique(indices).size != indices.size:
+            raise ValueError("indices must be distinct; merge repeated picks into one scale.")
+        if not np.all(np.isfinite(scales)) or np.any(scales < 0):
+            raise ValueError("scales must be finite and non-negative.")
+        indices.flags.writeable = False
+        scales.flags.writeable = False
+        object.__setattr__(self, "indices", indices)
+        object.__setattr__(self, "scales", scales)
+        object.__setattr__(self, "n_features", d)
+
+    @property
+    def n_selected(self):
+        """Number of distinct selected features r."""
+        return self.indices.size
+
+    def apply(self, X):
+        """Return ``X R``: the selected columns of X times their scales.
+
+        Dense input gives a dense array, CSR/CSC input a sparse matrix of the
+        same format.
+        """
+        if X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X has {X.shape[1]} features but the selection was computed on "
+                f"{self.n_features}; pass data with the same columns."
+            )
+        if sp.issparse(X):
+            fmt = X.format if X.format in ("csr", "csc") else "csr"
+            return (X.tocsc()[:, self.indices] @ sp.diags(self.scales)).asformat(fmt)
+        return np.asarray(X)[:, self.indices] * self.scales
+
+    def matrix(self):
+        """Return the d x r sampling-and-rescaling matrix R (CSC) with ``X @ R == apply(X)``."""
+        r = self.indices.size
+        return sp.csc_matrix(
+            (self.scales, (self.indices, np.arange(r))), shape=(self.n_features, r)
+        )
+
+    def support(self):
+        """Return a boolean mask of length d, True for the selected features."""
+        mask = np.zeros(self.n_features, dtype=bool)
+        mask[self.indices] = True
+        return mask
+
+    @classmethod
+    def from_picks(cls, picks, weights, n_features):
+        """Build a Selection from picks with repeats, merging repeated picks.
+
+        A feature picked c times with squared scales w_1..w_c appears once, in
+        the position of its first pick, with scale ``sqrt(w_1 + ... + w_c)``, so
+        that ``R R'`` (and thus ``V' R R' V``) is unchanged.
+
+        Parameters
+        ----------
+        picks : array of int, shape (m,)
+            Picked feature indices, possibly repeated, in order.
+        weights : array of float, shape (m,)
+            The squared scale of each pick (the diagonal of D^2).
+        n_features : int
+            Number of features d.
+        """
+        picks = np.asarray(picks, dtype=np.intp)
+        weights = np.asarray(weights, dtype=np.float64)
+        uniq, first, inverse = np.unique(picks, return_index=True, return_inverse=True)
+        merged = np.bincount(inverse, weights=weights, minlength=uniq.size)
+        order = np.argsort(first, kind="stable")
+        return cls(uniq[order], np.sqrt(merged[order]), n_features)
