@@ -1,0 +1,258 @@
+"""Deterministic univariate feature scores: information gain, document frequency, weights.
+
+These are the baselines of the papers' experiments: Information Gain and
+Document Frequency (003 sec. 6.2, 000 sec. 6.2) and the weight-based scores of
+003 eq. (23). Each returns one score per feature (column of X); a selector keeps
+the features with the largest scores.
+
+X is ``n_samples x n_features`` throughout (the library's orientation); the
+papers' document-term matrix A of 003 is ``n_features x n_samples`` (features
+are its rows), so "row i of A" in 003 is "column i of X" here. Dense arrays and
+CSR/CSC matrices give identical results, and sparse input is never densified.
+"""
+
+import re
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import column_or_1d
+
+from ._validation import check_X
+
+__all__ = ["information_gain", "document_frequency", "weight_scores"]
+
+
+def _check_data(X):
+    """check_X, with the argument named in every message (also for empty X)."""
+    try:
+        return check_X(X)
+    except ValueError as exc:
+        if re.search(r"\bX\b", str(exc)):
+            raise
+        raise ValueError(f"X has an invalid shape: {exc}") from exc
+
+
+def _presence(X):
+    """Indicator matrix of the nonzero entries of a validated X (sparse stays sparse).
+
+    Explicitly stored zeros of a sparse X count as absent.
+    """
+    if sp.issparse(X):
+        B = X != 0  # sparse boolean matrix holding only the nonzeros
+        return B.astype(np.float64)
+    return (X != 0).astype(np.float64)
+
+
+def _hashable_labels(y, exc):
+    """Labels NumPy cannot hold in a 1-D array (e.g. tuples): an object array, if hashable."""
+    msg = f"y must be a 1-D array of class labels of shape (n_samples,); {exc}"
+    if isinstance(y, np.ndarray) or not hasattr(y, "__len__"):
+        raise ValueError(msg) from exc
+    values = list(y)
+    try:
+        for v in values:
+            hash(v)
+    except TypeError:
+        raise ValueError(msg) from exc
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _encode_labels(y, n_samples):
+    """Validate labels and return (integer codes in [0, C), number of classes C)."""
+    if y is None:
+        raise ValueError("y is None; information_gain is supervised and needs class labels.")
+    try:
+        y = column_or_1d(y, warn=False)
+    except ValueError as exc:
+        y = _hashable_labels(y, exc)
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"y has {y.shape[0]} labels but X has {n_samples} samples; give one label per row of X."
+        )
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or infinity; every sample needs a class label.")
+    if y.dtype.kind == "O":
+        for v in y:
+            if v is None or (isinstance(v, float) and not np.isfinite(v)):
+                raise ValueError(
+                    f"y contains the missing label {v!r}; every sample needs a class label."
+                )
+    try:
+        _, codes = np.unique(y, return_inverse=True)
+        codes = codes.reshape(-1)
+    except TypeError:
+        # Mixed, unorderable labels (e.g. 1 and "a"): code them by first appearance.
+        lookup = {}
+        try:
+            codes = np.fromiter((lookup.setdefault(v, len(lookup)) for v in y), dtype=np.intp)
+        except TypeError as exc:
+            raise TypeError(f"y must hold hashable class labels; {exc}") from exc
+    n_classes = int(codes.max()) + 1 if codes.size else 0
+    if n_classes < 2:
+        raise ValueError(
+            f"y has {n_classes} distinct class label(s); information_gain needs at least 2 "
+            "classes (with one class every feature's information gain is 0)."
+        )
+    return codes, n_classes
+
+
+def information_gain(X, y):
+    """Information gain of the presence/absence of each feature about the class.
+
+    Implements eq. (24) of 003 (sec. 6.2; the IG baseline of 000 sec. 6.2),
+    generalised from two classes to any number of classes::
+
+        IG(t) = sum_{c in classes} sum_{e in {t present, t absent}}
+                    P(e, c) * log( P(e, c) / (P(e) P(c)) )
+
+    with empirical probabilities over the n rows of X, the natural logarithm
+    (the result is in nats) and the convention ``0 log 0 = 0``. Feature t is
+    *present* in a row when its entry is nonzero. IG(t) is the mutual
+    information between the class and the indicator ``X[:, t] != 0``, so it is
+    non-negative, zero for a feature independent of the class (e.g. constant
+    presence) and at most the entropy of the class distribution.
+
+    Parameters
+    ----------
+    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+        Data, dense or CSR/CSC. Only its pattern of nonzeros is used; a sparse X
+        is never densified (the counts come from one sparse product of the
+        indicator of nonzeros with the one-hot class matrix).
+    y : array-like of shape (n_samples,)
+        Class labels: any values ``numpy.unique`` can sort, or any hashable
+        values; at least two distinct classes.
+
+    Returns
+    -------
+    ig : ndarray of shape (n_features,)
+        The information gain of every feature, in nats. Values are clipped at 0
+        from below to remove rounding-level negatives.
+
+    Raises
+    ------
+    ValueError
+        If X is not a finite, non-empty 2-D numeric array, if y does not have
+        one label per row of X, contains NaN/None, or has fewer than 2 classes.
+    TypeError
+        If X is not numeric.
+
+    References
+    ----------
+    003, sec. 6.2, eq. (24); 000, sec. 6.2 (Information Gain).
+    """
+    X = _check_data(X)
+    n = X.shape[0]
+    codes, n_classes = _encode_labels(y, n)
+    B = _presence(X)
+    onehot = sp.csr_matrix(
+        (np.ones(n), (np.arange(n), codes)), shape=(n, n_classes), dtype=np.float64
+    )
+    # n_tc[t, c]: number of rows of class c in which feature t is present.
+    n_tc = B.T @ onehot
+    n_tc = n_tc.toarray() if sp.issparse(n_tc) else np.asarray(n_tc)
+    n_c = np.bincount(codes, minlength=n_classes).astype(np.float64)  # class sizes
+    n_t = n_tc.sum(axis=1)  # rows in which t is present
+    n_ac = n_c[None, :] - n_tc  # rows of class c in which t is absent
+    n_a = n - n_t  # rows in which t is absent
+
+    ig = _mi_part(n_tc, n_t, n_c, n) + _mi_part(n_ac, n_a, n_c, n)
+    return np.maximum(ig, 0.0)
+
+
+def _mi_part(n_ec, n_e, n_c, n):
+    """sum_c P(e, c) log(P(e, c) / (P(e) P(c))) from counts, with 0 log 0 = 0."""
+    out = np.zeros_like(n_ec)
+    mask = n_ec > 0  # then n_e > 0 and n_c > 0 as well
+    denom = (n_e[:, None] * n_c[None, :])[mask]
+    out[mask] = (n_ec[mask] / n) * np.log(n_ec[mask] * n / denom)
+    return out.sum(axis=1)
+
+
+def document_frequency(X):
+    """Number of samples (documents) in which each feature is nonzero.
+
+    The Document Frequency score of 003 sec. 6.2: "the number of training
+    documents in which [a term] appears". Explicitly stored zeros of a sparse X
+    do not count.
+
+    Parameters
+    ----------
+    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+        Data, dense or CSR/CSC (never densified).
+
+    Returns
+    -------
+    df : ndarray of int64, shape (n_features,)
+        ``df[j] = #{i : X[i, j] != 0}``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If X is not a finite, non-empty, numeric 2-D array.
+
+    References
+    ----------
+    003, sec. 6.2 (Document Frequency).
+    """
+    X = _check_data(X)
+    if sp.issparse(X):
+        counts = (X != 0).sum(axis=0)
+    else:
+        counts = np.count_nonzero(X, axis=0)
+    return np.asarray(counts, dtype=np.int64).reshape(-1)
+
+
+def weight_scores(X):
+    """Weight-based scores: each feature's share of the squared Frobenius norm.
+
+    Eq. (23) of 003, ``p_i = ||A_(i)||_2^2 / ||A||_F^2``, where the rows of the
+    papers' A are features; with X of shape (n_samples, n_features) this is::
+
+        p_j = ||X[:, j]||_2^2 / ||X||_F^2,
+
+    a probability distribution over the features (non-negative, sums to 1). It
+    is the sampling distribution of ``WeightSelector`` and the deterministic
+    ranking of the weight-based baseline.
+
+    Parameters
+    ----------
+    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+        Data, dense or CSR/CSC (never densified). Entries are rescaled by
+        ``max |X|`` before squaring, so very large values do not overflow.
+
+    Returns
+    -------
+    p : ndarray of shape (n_features,)
+        The weight score of every feature; ``p.sum() == 1`` up to rounding.
+
+    Raises
+    ------
+    ValueError
+        If X is all zeros (no distribution exists), or not a finite, non-empty
+        2-D array.
+    TypeError
+        If X is not numeric.
+
+    References
+    ----------
+    003, sec. 6.2, eq. (23) (Weight-based Sampling).
+    """
+    X = _check_data(X)
+    if sp.issparse(X):
+        scale = float(np.max(np.abs(X.data))) if X.nnz else 0.0
+    else:
+        scale = float(np.max(np.abs(X)))
+    if scale == 0.0:
+        raise ValueError(
+            "X is all zeros; weight_scores (003 eq. 23) divides by ||X||_F^2 and needs "
+            "at least one nonzero entry."
+        )
+    if sp.issparse(X):
+        Xs = X.multiply(1.0 / scale)
+        col_sq = np.asarray(Xs.multiply(Xs).sum(axis=0), dtype=np.float64).reshape(-1)
+    else:
+        Xs = X / scale
+        col_sq = np.einsum("ij,ij->j", Xs, Xs)
+    return col_sq / col_sq.sum()
