@@ -38,18 +38,22 @@ def check_X(X, *, name="X", min_samples=1, min_features=1):
                     f"{name} must hold numbers (int or float); got dtype {arr.dtype}."
                 ) from exc
         X = arr
-    X = check_array(
-        X,
-        accept_sparse=["csr", "csc"],
-        dtype=np.float64,
-        ensure_all_finite=True,
-        ensure_2d=True,
-        allow_nd=False,
-        ensure_min_samples=min_samples,
-        ensure_min_features=min_features,
-        input_name=name,
-    )
-    return X
+    try:
+        return check_array(
+            X,
+            accept_sparse=["csr", "csc"],
+            dtype=np.float64,
+            ensure_all_finite=True,
+            ensure_2d=True,
+            allow_nd=False,
+            ensure_min_samples=min_samples,
+            ensure_min_features=min_features,
+            input_name=name,
+        )
+    except ValueError as exc:
+        if name in str(exc):
+            raise
+        raise ValueError(f"{name} is invalid: {exc}") from exc
 
 
 def check_orthonormal(V, *, name="V", atol=1e-8):

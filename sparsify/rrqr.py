@@ -4,8 +4,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from ._validation import check_n_select
-from .scores import _check_data
+from ._validation import check_n_select, check_X
 from .selection import Selection
 
 __all__ = ["rrqr"]
@@ -62,7 +61,7 @@ def rrqr(X, r):
     ----------
     000, sec. 6.2 (Rank-Revealing QR Factorization); Businger and Golub (1965).
     """
-    X = _check_data(X)
+    X = check_X(X)
     d = X.shape[1]
     r = check_n_select(r, name="r", low=1, high=d, low_inclusive=True)
     A = X.toarray() if sp.issparse(X) else X

@@ -11,8 +11,6 @@ are its rows), so "row i of A" in 003 is "column i of X" here. Dense arrays and
 CSR/CSC matrices give identical results, and sparse input is never densified.
 """
 
-import re
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import column_or_1d
@@ -20,16 +18,6 @@ from sklearn.utils import column_or_1d
 from ._validation import check_X
 
 __all__ = ["information_gain", "document_frequency", "weight_scores"]
-
-
-def _check_data(X):
-    """check_X, with the argument named in every message (also for empty X)."""
-    try:
-        return check_X(X)
-    except ValueError as exc:
-        if re.search(r"\bX\b", str(exc)):
-            raise
-        raise ValueError(f"X has an invalid shape: {exc}") from exc
 
 
 def _presence(X):
@@ -142,7 +130,7 @@ def information_gain(X, y):
     ----------
     003, sec. 6.2, eq. (24); 000, sec. 6.2 (Information Gain).
     """
-    X = _check_data(X)
+    X = check_X(X)
     n = X.shape[0]
     codes, n_classes = _encode_labels(y, n)
     B = _presence(X)
@@ -196,7 +184,7 @@ def document_frequency(X):
     ----------
     003, sec. 6.2 (Document Frequency).
     """
-    X = _check_data(X)
+    X = check_X(X)
     if sp.issparse(X):
         counts = (X != 0).sum(axis=0)
     else:
@@ -239,7 +227,7 @@ def weight_scores(X):
     ----------
     003, sec. 6.2, eq. (23) (Weight-based Sampling).
     """
-    X = _check_data(X)
+    X = check_X(X)
     if sp.issparse(X):
         scale = float(np.max(np.abs(X.data))) if X.nnz else 0.0
     else:
