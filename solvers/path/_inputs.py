@@ -1,0 +1,141 @@
+"""Input checks and the penalty-weight reparametrisation shared by the three paths.
+
+A weighted L1 penalty ``lam * sum_j w_j |b_j|`` (004 eq. 3, 5) becomes a plain
+one by rescaling the columns: with ``c_j = w_j b_j`` and ``X~_j = X_j / w_j``,
+``X b = X~ c`` and the penalty is ``lam * ||c||_1``. The path algorithms run on
+X~ and map their coefficients back with ``b = c / w``. A weight of ``+inf``
+removes a feature (its column becomes zero), which is what RS weights
+``W = 1 / V`` give a feature never selected (004 Algorithm 1).
+"""
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+
+from sparsify._validation import check_X
+
+
+@dataclass(frozen=True)
+class PathProblem:
+    """Validated data of one path computation, in the unit-weight parametrisation."""
+
+    X: np.ndarray | sp.csc_matrix  # columns divided by the weights; CSC when sparse
+    y: np.ndarray  # targets, or labels mapped to -1.0/+1.0
+    weights: np.ndarray
+    classes: np.ndarray | None  # the original labels of -1 and +1 (classifiers)
+    lam_min: float
+    max_features: int
+    max_steps: int
+
+    def column(self, j):
+        """Column j of the rescaled X as a dense vector."""
+        if sp.issparse(self.X):
+            start, end = self.X.indptr[j], self.X.indptr[j + 1]
+            column = np.zeros(self.X.shape[0])
+            column[self.X.indices[start:end]] = self.X.data[start:end]
+            return column
+        return self.X[:, j]
+
+    def correlations(self, vectors):
+        """``X' V`` for an (n, m) array V: the one O(nd) pass of each step."""
+        return np.asarray(self.X.T @ vectors)
+
+    def unscale(self, coefs):
+        """Coefficients of the caller's problem from those of the rescaled one."""
+        inverse = np.where(np.isinf(self.weights), 0.0, 1.0 / self.weights)
+        return coefs * inverse
+
+
+def check_path_inputs(X, y, weights, *, classifier, lam_min, max_features, max_steps):
+    """Validate the arguments of a path function and build its `PathProblem`.
+
+    Raises ValueError naming the argument for NaN/inf data, wrong shapes, a
+    target that is not 1-D, labels that are not exactly two classes, weights
+    that are negative, zero, NaN or of the wrong length, and bad stop criteria.
+    """
+    X = check_X(X, name="X", min_samples=2)
+    n, d = X.shape
+    y = _check_target(y, n, classifier=classifier)
+    classes = None
+    if classifier:
+        classes, codes = np.unique(y, return_inverse=True)
+        if classes.shape[0] != 2:
+            raise ValueError(
+                f"y must hold exactly two classes for a classifier path; got {classes.shape[0]} "
+                f"distinct value(s): {classes[:5].tolist()}."
+            )
+        y = np.where(codes == 1, 1.0, -1.0)
+    weights = _check_weights(weights, d)
+    scale = np.where(np.isinf(weights), 0.0, 1.0 / weights)
+    if sp.issparse(X):
+        X = sp.csc_matrix(X @ sp.diags(scale))
+    else:
+        X = X * scale
+    return PathProblem(
+        X=X,
+        y=y,
+        weights=weights,
+        classes=classes,
+        lam_min=_check_lam_min(lam_min),
+        max_features=_check_count(max_features, "max_features", default=d),
+        max_steps=_check_count(max_steps, "max_steps", default=10 * (n + d)),
+    )
+
+
+def _check_target(y, n, *, classifier):
+    if y is None:
+        raise ValueError(f"y is None; expected a 1-D array of {n} entries.")
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(
+            f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}."
+        )
+    if classifier:
+        if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+            raise ValueError("y contains NaN or inf; labels must be two distinct finite values.")
+        return y
+    try:
+        y = y.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"y must be numeric for the lasso; got dtype {y.dtype}.") from exc
+    if not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or inf; the lasso needs finite targets.")
+    return y
+
+
+def _check_weights(weights, d):
+    if weights is None:
+        return np.ones(d)
+    try:
+        weights = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"weights must be a 1-D array of {d} positive numbers.") from exc
+    if weights.ndim != 1 or weights.shape[0] != d:
+        raise ValueError(
+            f"weights must be 1-D with one entry per feature ({d}); got shape {weights.shape}."
+        )
+    if np.any(np.isnan(weights)) or np.any(weights <= 0):
+        bad = np.flatnonzero(np.isnan(weights) | (weights <= 0))
+        raise ValueError(
+            "weights must be > 0 (use +inf to exclude a feature); got "
+            f"{weights[bad[:5]].tolist()} at indices {bad[:5].tolist()}."
+        )
+    return weights
+
+
+def _check_lam_min(lam_min):
+    if isinstance(lam_min, bool) or not isinstance(lam_min, Real) or not np.isfinite(lam_min):
+        raise ValueError(f"lam_min must be a finite number >= 0; got {lam_min!r}.")
+    if lam_min < 0:
+        raise ValueError(f"lam_min must be >= 0; got lam_min={lam_min}.")
+    return float(lam_min)
+
+
+def _check_count(value, name, *, default):
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer or None; got {value!r}.")
+    return int(value)

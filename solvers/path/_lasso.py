@@ -1,0 +1,43 @@
+"""The exact weighted-lasso path: LARS with the lasso modification (Efron et al. 2004)."""
+
+from ._inputs import check_path_inputs
+from ._quadratic import quadratic_path
+
+
+def lasso_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None):
+    """The whole regularization path of the weighted lasso (004 eq. 3).
+
+    Minimises ``||y - X b - b0||^2 + lam * sum_j weights_j |b_j|`` for every
+    lam >= lam_min at once, with the intercept b0 unpenalised: LARS with the
+    lasso modification (Efron et al. 2004, sec. 3.1), as used in 004 sec. 2.2.1.
+    The solution is piecewise linear in lam.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    weights : array-like of shape (n_features,), optional
+        Positive penalty weights (default 1); ``+inf`` excludes a feature.
+    lam_min : float, default 0
+        Stop at this lam.
+    max_features : int, optional
+        Stop at the breakpoint where more than this many features are active.
+    max_steps : int, optional
+        Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
+        with a `PathWarning` naming the lam reached.
+
+    Returns
+    -------
+    Path
+        ``lams[0] = max_j |2 X_j' (y - mean(y))| / weights_j``.
+
+    Notes
+    -----
+    Scaled to scikit-learn's ``lars_path(method="lasso")`` on centered data
+    (objective ``||y - X b||^2 / (2 n) + alpha ||b||_1``): ``lam = 2 n alpha``.
+    """
+    problem = check_path_inputs(
+        X, y, weights, classifier=False,
+        lam_min=lam_min, max_features=max_features, max_steps=max_steps,
+    )
+    return quadratic_path(problem, margin_rows=False)

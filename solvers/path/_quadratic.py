@@ -1,0 +1,188 @@
+"""The homotopy for a piecewise-quadratic loss plus an L1 penalty (Rosset & Zhu 2007).
+
+Minimise ``sum_{i in E(f)} (y_i - f_i)^2 + lam * ||beta||_1`` with
+``f = X beta + b0`` (unit weights: `PathProblem` rescales weighted problems),
+where E(f) is the set of samples inside the loss:
+
+- the lasso (004 eq. 3): E is every sample, always; this is LARS with the lasso
+  modification (Efron et al. 2004, sec. 3.1);
+- SVM2 (004 eq. 7): with labels y_i in {-1, +1}, ``max(0, 1 - y_i f_i)^2 =
+  (y_i - f_i)^2`` when ``y_i f_i < 1``, so E = {i : y_i (y_i - f_i) > 0} and the
+  path is the lasso on the rows of E, which change at the margin
+  (Rosset & Zhu 2007, sec. 4, squared hinge loss).
+
+Stationarity on the active set A with signs s (intercept unpenalised) reads
+``Z_E' (y_E - Z_E theta) = (lam / 2) [0; s]``, ``Z = [1, X_A]``,
+``theta = (b0, beta_A)``. Hence ``theta`` moves by ``v = G^{-1} [0; s] / 2`` per
+unit decrease of lam, ``G = Z_E' Z_E``, until the next event: an inactive
+correlation ``|2 X_j' r_E|`` reaches lam (j joins), an active coefficient
+reaches zero (j leaves), or a residual ``y_i - f_i`` crosses zero (i joins or
+leaves E). G's Cholesky factor is updated per event (`UpdatableCholesky`), and
+each step makes one pass over X for the correlations and their rates.
+"""
+
+import numpy as np
+
+from ._cholesky import UpdatableCholesky
+from ._steps import PathRecorder, steps_to_zero
+
+# Events closer than this fraction of lam_max are simultaneous.
+_EVENT_TOLERANCE = 1e-11
+# Consecutive zero-length steps allowed before declaring a cycle.
+_MAX_STALLED_STEPS = 50
+
+
+def quadratic_path(problem, *, margin_rows):
+    """Follow the path of ``sum_E (y - f)^2 + lam ||beta||_1`` from lam_max down.
+
+    Parameters
+    ----------
+    problem : PathProblem
+    margin_rows : bool
+        False: every sample is in the loss (the lasso). True: a sample is in
+        the loss while its margin ``y_i f_i < 1`` (SVM2).
+
+    Returns
+    -------
+    Path
+    """
+    return _QuadraticHomotopy(problem, margin_rows).run()
+
+
+class _QuadraticHomotopy:
+    def __init__(self, problem, margin_rows):
+        self.problem = problem
+        self.margin_rows = margin_rows
+        X, y = problem.X, problem.y
+        n, d = X.shape
+        self.y = y
+        # Start: beta = 0 and the best intercept. For SVM2 with two classes the
+        # mean label lies in (-1, 1), so every margin is < 1 and E is all rows.
+        self.intercept = y.mean()
+        self.beta = np.zeros(d)
+        self.in_loss = np.ones(n, dtype=bool)
+        self.active = []  # features, in the order of G's columns 1..k
+        self.signs = np.zeros(0)
+        self.active_columns = np.zeros((n, 0))
+        self.blocked = np.zeros(d, dtype=bool)
+        self.factor = UpdatableCholesky(np.array([[float(n)]]))
+        self.residual = y - self.intercept
+
+    # -- events ---------------------------------------------------------------
+
+    def _add_feature(self, j, sign):
+        column = self.problem.column(j)
+        masked = column * self.in_loss
+        cross = np.concatenate(([masked.sum()], self.active_columns.T @ masked))
+        if not self.factor.append(cross, masked @ column):
+            self.blocked[j] = True  # a combination of the active columns (e.g. a duplicate)
+            return
+        self.active.append(j)
+        self.signs = np.append(self.signs, sign)
+        self.active_columns = np.column_stack((self.active_columns, column))
+
+    def _remove_feature(self, position):
+        j = self.active.pop(position)
+        self.beta[j] = 0.0
+        self.signs = np.delete(self.signs, position)
+        self.active_columns = np.delete(self.active_columns, position, axis=1)
+        self.factor.remove(position + 1)
+        self.blocked[:] = False  # the active span shrank: blocked columns may fit again
+
+    def _move_row(self, i, joins):
+        """Add (joins=True) or remove sample i from E; False if G became singular."""
+        row = np.concatenate(([1.0], self.active_columns[i]))
+        self.in_loss[i] = joins
+        return self.factor.rank_one(row, 1.0 if joins else -1.0)
+
+    # -- the loop -------------------------------------------------------------
+
+    def run(self):
+        problem = self.problem
+        correlations = 2.0 * problem.correlations(self.residual)
+        lam_max = float(np.max(np.abs(correlations), initial=0.0))
+        tolerance = _EVENT_TOLERANCE * max(lam_max, 1.0)
+        recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=tolerance)
+        lam = lam_max
+        if lam_max > 0:
+            for j in np.flatnonzero(np.abs(correlations) >= lam_max - tolerance):
+                self._add_feature(j, np.sign(correlations[j]))
+        recorder.record(lam, self.beta, self.intercept, self.active)
+        stalled = 0
+        while lam > problem.lam_min and len(self.active) <= problem.max_features:
+            if recorder.n_steps >= problem.max_steps:
+                recorder.stop(f"max_steps={problem.max_steps} reached", lam)
+                break
+            lam, step, singular = self._step(lam, tolerance)
+            recorder.record(lam, self.beta, self.intercept, self.active)
+            if singular:
+                recorder.stop(
+                    "the Gram matrix of the samples in the loss became singular "
+                    "(fewer samples in the loss than active features; the solution is not unique)",
+                    lam,
+                )
+                break
+            stalled = stalled + 1 if step <= tolerance else 0
+            if stalled > _MAX_STALLED_STEPS:
+                recorder.stop("events cycle without lam decreasing (degenerate data)", lam)
+                break
+        return recorder.path()
+
+    def _step(self, lam, tolerance):
+        """Move to the next event below lam and apply it; return (new lam, step, singular)."""
+        problem = self.problem
+        rhs = np.concatenate(([0.0], self.signs))
+        direction = 0.5 * self.factor.solve(rhs)  # d(b0, beta_A) / d(-lam)
+        fitted_rate = direction[0] + self.active_columns @ direction[1:]
+        in_loss = self.in_loss
+        passes = problem.correlations(
+            np.column_stack((self.residual * in_loss, fitted_rate * in_loss))
+        )
+        correlations, rates = 2.0 * passes[:, 0], 2.0 * passes[:, 1]
+
+        free = ~self.blocked
+        free[self.active] = False
+        # Slacks that reach zero at an event, each shrinking at a constant rate.
+        join_steps = np.minimum(
+            steps_to_zero(lam - correlations, 1.0 - rates),
+            steps_to_zero(lam + correlations, 1.0 + rates),
+        )
+        join_steps[~free] = np.inf
+        beta_active = self.beta[self.active]
+        leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
+        leave_steps[beta_active == 0] = np.inf
+        if self.margin_rows:
+            # r_i = y_i - f_i shrinks by fitted_rate per step; i is in the loss iff y_i r_i > 0.
+            side = np.where(in_loss, self.y, -self.y)
+            row_steps = steps_to_zero(side * self.residual, side * fitted_rate)
+        else:
+            row_steps = np.full(0, np.inf)
+
+        step = min(
+            lam - problem.lam_min,
+            join_steps.min(initial=np.inf),
+            leave_steps.min(initial=np.inf),
+            row_steps.min(initial=np.inf),
+        )
+        step = max(step, 0.0)
+        reaches_end = lam - step <= problem.lam_min + tolerance
+        if reaches_end:
+            step = lam - problem.lam_min
+        self.intercept += step * direction[0]
+        self.beta[self.active] = beta_active + step * direction[1:]
+        self.residual = self.y - self.intercept - self.active_columns @ self.beta[self.active]
+        lam = problem.lam_min if reaches_end else lam - step
+        if reaches_end:
+            return lam, step, False
+
+        limit = step + tolerance
+        for position in sorted(np.flatnonzero(leave_steps <= limit), reverse=True):
+            self._remove_feature(position)
+        for i in np.flatnonzero(row_steps <= limit):
+            if not self._move_row(i, joins=not in_loss[i]):
+                return lam, step, True
+        joining = np.flatnonzero(join_steps <= limit)
+        new_correlations = correlations - step * rates
+        for j in joining[np.argsort(-np.abs(new_correlations[joining]))]:
+            self._add_feature(j, np.sign(new_correlations[j]))
+        return lam, step, False

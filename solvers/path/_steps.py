@@ -1,0 +1,70 @@
+"""Bookkeeping shared by the homotopy loops: breakpoint recording, step sizes, stop warnings."""
+
+import warnings
+
+import numpy as np
+
+from ._path import Path
+
+
+class PathWarning(UserWarning):
+    """A path stopped early (degenerate data or a step limit); the message names the lam."""
+
+
+def steps_to_zero(slack, rate):
+    """Step sizes at which nonnegative slacks shrinking at ``rate`` per unit step reach zero.
+
+    Only slacks that shrink (``rate > 0``) can reach zero; the others get
+    ``inf``. Slacks that rounding made slightly negative count as zero, so an
+    event is triggered by the direction of motion, never by the sign of noise.
+    """
+    steps = np.full(slack.shape, np.inf)
+    shrinking = rate > 0
+    steps[shrinking] = np.maximum(slack[shrinking], 0.0) / rate[shrinking]
+    return steps
+
+
+class PathRecorder:
+    """Collects breakpoints in decreasing lam and builds the `Path`.
+
+    A breakpoint at (numerically) the same lam as the previous one replaces it,
+    so simultaneous events never produce zero-length segments.
+    """
+
+    def __init__(self, problem, *, interpolation, lam_tolerance):
+        self.problem = problem
+        self.interpolation = interpolation
+        self.lam_tolerance = lam_tolerance
+        self.lams, self.coefs, self.intercepts, self.active_sets = [], [], [], []
+
+    def record(self, lam, coef, intercept, active):
+        if self.lams and self.lams[-1] - lam <= self.lam_tolerance:
+            self.lams.pop(), self.coefs.pop(), self.intercepts.pop(), self.active_sets.pop()
+        self.lams.append(max(lam, 0.0))
+        self.coefs.append(np.array(coef, dtype=np.float64))
+        self.intercepts.append(float(intercept))
+        self.active_sets.append(np.array(sorted(active), dtype=np.intp))
+
+    @property
+    def n_steps(self):
+        return len(self.lams)
+
+    def stop(self, reason, lam):
+        """Warn that the path ends early at ``lam`` and why."""
+        warnings.warn(
+            f"path stopped at lam={lam:.6g} (lam_max={self.lams[0]:.6g}): {reason}. "
+            "Path.at is exact down to lams[-1]; below it the path is unknown.",
+            PathWarning,
+            stacklevel=4,
+        )
+
+    def path(self):
+        coefs = self.problem.unscale(np.array(self.coefs))
+        return Path(
+            self.lams,
+            coefs,
+            self.intercepts,
+            self.active_sets,
+            interpolation=self.interpolation,
+            classes=self.problem.classes,
+        )
