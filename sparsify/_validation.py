@@ -5,13 +5,21 @@ message that names the argument and says what was expected (DESIGN.md,
 Conventions: Errors).
 """
 
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array
 
-__all__ = ["check_X", "check_orthonormal", "check_n_select", "check_random_state"]
+__all__ = [
+    "check_X",
+    "check_orthonormal",
+    "check_n_select",
+    "check_random_state",
+    "check_epsilon",
+    "argument_named",
+]
 
 
 def check_X(X, *, name="X", min_samples=1, min_features=1):
@@ -38,7 +46,7 @@ def check_X(X, *, name="X", min_samples=1, min_features=1):
                     f"{name} must hold numbers (int or float); got dtype {arr.dtype}."
                 ) from exc
         X = arr
-    try:
+    with argument_named(name):
         return check_array(
             X,
             accept_sparse=["csr", "csc"],
@@ -50,6 +58,17 @@ def check_X(X, *, name="X", min_samples=1, min_features=1):
             ensure_min_features=min_features,
             input_name=name,
         )
+
+
+@contextmanager
+def argument_named(name):
+    """Re-raise a ValueError whose message does not name the argument, naming it.
+
+    scikit-learn's validation says e.g. "Found array with 0 sample(s)" without
+    saying which argument; this prefixes "X is invalid: " and keeps the text.
+    """
+    try:
+        yield
     except ValueError as exc:
         if name in str(exc):
             raise
@@ -70,7 +89,8 @@ def check_orthonormal(V, *, name="V", atol=1e-8):
     err = np.linalg.norm(V.T @ V - np.eye(ell), 2)
     if err > atol:
         raise ValueError(
-            f"{name} must have orthonormal columns: ||{name}'{name} - I||_2 = {err:.3g} > {atol:g}. "
+            f"{name} must have orthonormal columns: ||{name}'{name} - I||_2 = {err:.3g} "
+            f"> {atol:g}. "
             f"Orthonormalise it first (e.g. numpy.linalg.qr({name})[0]) or pass the data "
             "to a selector, which computes the right singular vectors itself."
         )
@@ -106,10 +126,10 @@ def check_random_state(random_state):
     )
 
 
-def check_epsilon(epsilon, *, name="epsilon", high=1.0):
-    """Validate an accuracy parameter 0 < epsilon < high (or <= high)."""
+def check_epsilon(epsilon, *, name="epsilon"):
+    """Validate an accuracy parameter 0 < epsilon < 1 (001 Theorems 1-2)."""
     if isinstance(epsilon, bool) or not isinstance(epsilon, Real):
         raise TypeError(f"{name} must be a float; got {epsilon!r}.")
-    if not (0 < epsilon <= high) or not np.isfinite(epsilon):
-        raise ValueError(f"{name} must lie in (0, {high}]; got {epsilon}.")
+    if not 0 < epsilon < 1:
+        raise ValueError(f"{name} must lie in the open interval (0, 1); got {epsilon}.")
     return float(epsilon)

@@ -16,6 +16,8 @@ __all__ = ["bss", "bss_bounds"]
 # sec. 6.1 of 000 regularises A_tau when it is ill-conditioned; this is the
 # condition number above which the regularised step is tried.
 _ILL_CONDITIONED = 1e8
+# Relative tolerance under which two squared row norms count as a tie.
+_TIE_RTOL = 1e-9
 
 
 def bss_bounds(ell, r):
@@ -81,7 +83,10 @@ def _pick(lower_scores, upper_scores, norms2, picked):
         return -1
     fresh = admissible & ~picked
     pool = fresh if fresh.any() else admissible
-    return int(np.argmax(np.where(pool, norms2, -1.0)))
+    # Norms equal up to round-off count as ties and go to the lowest index, so
+    # that the same V computed two ways (dense or sparse SVD) picks the same rows.
+    largest = pool & (norms2 >= norms2[pool].max() * (1.0 - _TIE_RTOL))
+    return int(np.argmax(largest))
 
 
 def bss(V, r, *, gamma=0.01):

@@ -1,0 +1,36 @@
+"""The spectral certificate behind the papers' guarantees (000 Lemma 2, 001 Lemma 1-2)."""
+
+import numpy as np
+
+from ._validation import check_orthonormal
+
+__all__ = ["spectral_distortion"]
+
+
+def spectral_distortion(V, selection):
+    """Return ``||I - V' R R' V||_2`` for the sampling-and-rescaling matrix R of a selection.
+
+    BSS guarantees at most ``3 sqrt(ell/r)`` (000 Lemma 2); leverage-score
+    sampling at most epsilon with high probability (001 Lemma 2). The theorems on
+    RLSC and SVM margins follow from this number, so it certifies a selection.
+
+    Parameters
+    ----------
+    V : array of shape (d, ell)
+        Orthonormal columns, e.g. the top right singular vectors of X.
+    selection : Selection
+        A selection over the same d features.
+
+    Returns
+    -------
+    float
+    """
+    V = check_orthonormal(V)
+    if selection.n_features != V.shape[0]:
+        raise ValueError(
+            f"selection is over {selection.n_features} features but V has {V.shape[0]} rows; "
+            "pass the V of the data the selection was computed on."
+        )
+    B = V[selection.indices].T * selection.scales
+    eig = np.linalg.eigvalsh(np.eye(V.shape[1]) - B @ B.T)
+    return float(np.max(np.abs(eig)))

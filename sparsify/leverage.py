@@ -1,0 +1,60 @@
+"""Leverage scores and leverage-score sampling (001 eq. 4 and Lemma 2; 003 Figure 1, eq. 22)."""
+
+import numpy as np
+
+from ._svd import right_singular_vectors
+from ._validation import check_n_select, check_X
+from .sampling import sample_features
+
+__all__ = ["leverage_scores", "leverage_sample"]
+
+
+def leverage_scores(X, k=None):
+    """Leverage scores of the features: squared row norms of the top-k right singular vectors.
+
+    With ``X = U S V'`` (n x d), feature i has score ``||V_k[i, :]||^2``; the
+    scores lie in [0, 1] and sum to k. Dividing by k gives the sampling
+    probabilities of 001 eq. (4) and 003 eq. (22) (SS).
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n_samples, n_features)
+        Sparse input is never densified (n <= d goes through the n x n Gram
+        matrix, n > d through the d x d one).
+    k : int, optional
+        Number of singular vectors, 1 <= k <= rank(X); None means rank(X).
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+    """
+    X = check_X(X)
+    if k is not None:
+        k = check_n_select(k, name="k", low=1, high=min(X.shape), low_inclusive=True)
+    V, _ = right_singular_vectors(X, k)
+    return np.einsum("ij,ij->i", V, V)
+
+
+def leverage_sample(X, r, *, k=None, method="iid", random_state=None):
+    """Sample r features with probabilities ``p_i = leverage_i / k`` (001 eq. 4).
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n_samples, n_features)
+    r : int
+        Number of i.i.d. trials (``method="iid"``, 001 eq. 4: rescale by
+        ``1/sqrt(r p_i)``) or the bound on the expected number of kept
+        features (``method="bernoulli"``, 003 Figure 1: keep with
+        ``min(1, r p_i)``, rescale by ``1/sqrt(min(1, r p_i))``); r >= 1.
+    k : int, optional
+        Number of top right singular vectors; None means rank(X).
+    method : {"iid", "bernoulli"}
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    Selection
+    """
+    r = check_n_select(r, name="r", low=1, low_inclusive=True)
+    scores = leverage_scores(X, k)
+    return sample_features(scores / scores.sum(), r, method=method, random_state=random_state)

@@ -1,0 +1,383 @@
+"""scikit-learn transformers around the selectors of this package.
+
+Every selector learns a `Selection` in ``fit`` and ``transform`` returns the
+rescaled selected columns ``X R`` (in the order the features were picked). The
+number of features to keep is ``n_features``: for the deterministic rankers the
+size of the subset, for the samplers the paper's r (the number of i.i.d. trials,
+or the bound on the expected size for ``method="bernoulli"``), for BSS the
+number of iterations r > ell.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
+
+from ._svd import right_singular_vectors
+from ._validation import argument_named, check_n_select, check_random_state
+from .bss import bss
+from .rrqr import rrqr
+from .sampling import METHODS, sample_features
+from .scores import document_frequency, information_gain, weight_scores
+from .selection import Selection
+from .theory import bss_features, leverage_features
+
+__all__ = [
+    "BSSSelector",
+    "LeverageSelector",
+    "SketchedBSSSelector",
+    "RRQRSelector",
+    "UniformSelector",
+    "WeightSelector",
+    "DocFreqSelector",
+    "InfoGainSelector",
+]
+
+_N_FEATURES = [Interval(Integral, 1, None, closed="left"), None]
+_EPSILON = [Interval(Real, 0, 1, closed="neither"), None]
+_RANDOM_STATE = [
+    None,
+    Interval(Integral, 0, None, closed="left"),
+    np.random.Generator,
+    np.random.RandomState,
+]
+# With neither n_features nor epsilon, the theorem-driven selectors use this accuracy.
+_DEFAULT_EPSILON = 0.5
+
+
+class _BaseSelector(SelectorMixin, BaseEstimator):
+    """Fit a `Selection` and apply it; subclasses only implement ``_select(X, y)``."""
+
+    _parameter_constraints = {"n_features": _N_FEATURES}
+
+    def fit(self, X, y=None):
+        """Learn the selection from X (n_samples x n_features, dense or CSR/CSC).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : ignored by the unsupervised selectors; labels for InfoGainSelector.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        with argument_named("X"):
+            X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64)
+        self.selection_ = self._select(X, y)
+        self.indices_ = self.selection_.indices
+        self.scales_ = self.selection_.scales
+        return self
+
+    def transform(self, X):
+        """Return ``X R``: the selected columns, rescaled, in the order picked."""
+        check_is_fitted(self)
+        with argument_named("X"):
+            X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
+        return self.selection_.apply(X)
+
+    def inverse_transform(self, X):
+        """Put the selected columns back in place, undoing the scales; zeros elsewhere."""
+        check_is_fitted(self)
+        s = self.selection_
+        inv = np.divide(1.0, s.scales, out=np.zeros_like(s.scales), where=s.scales > 0)
+        back = sp.csr_matrix(
+            (inv, (np.arange(s.n_selected), s.indices)), shape=(s.n_selected, s.n_features)
+        )
+        out = X @ back
+        return out.asformat(X.format) if sp.issparse(X) else np.asarray(out)
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the selected features in the order of ``transform``'s columns."""
+        check_is_fitted(self)
+        return _check_feature_names_in(self, input_features)[self.indices_]
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.selection_.support()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def _n_top(self, d):
+        """n_features for the rankers: default half the features (as RFE), at most d."""
+        if self.n_features is None:
+            return max(1, d // 2)
+        return check_n_select(self.n_features, name="n_features", low=1, high=d, low_inclusive=True)
+
+
+def _top(scores, n):
+    """Selection of the n highest scores (ties: lowest index), scales 1."""
+    order = np.argsort(-scores, kind="stable")[:n]
+    return Selection(order, np.ones(n), scores.size)
+
+
+class _TheoremSelector(_BaseSelector):
+    """Selectors that take either n_features or an accuracy epsilon (r from a theorem)."""
+
+    _parameter_constraints = {**_BaseSelector._parameter_constraints, "epsilon": _EPSILON}
+
+    def _n_trials(self, ell, formula):
+        if self.n_features is not None and self.epsilon is not None:
+            raise ValueError(
+                "give either n_features or epsilon, not both "
+                f"(got n_features={self.n_features}, epsilon={self.epsilon})."
+            )
+        if self.n_features is not None:
+            return self.n_features
+        eps = _DEFAULT_EPSILON if self.epsilon is None else self.epsilon
+        return formula(eps, ell)
+
+
+class BSSSelector(_TheoremSelector):
+    """Deterministic BSS feature selection on the top right singular vectors of X (000, 001).
+
+    Parameters
+    ----------
+    n_features : int, optional
+        Number of BSS iterations r > ell (ell = rank(X), or k). Features are
+        distinct; with r > d some are picked again and merged, so at most
+        min(r, d) columns are kept.
+    epsilon : float in (0, 1), optional
+        Accuracy; r = ceil(36 ell / epsilon^2) (001 Theorem 1-2, see
+        `sparsify.theory.bss_features`). Used when n_features is None; giving both
+        raises ValueError. With neither, epsilon = 0.5.
+    k : int, optional
+        Use the top-k right singular vectors (ell = k) instead of all rank(X).
+    gamma : float, default=0.01
+        Regulariser of 000 sec. 6.1, see `sparsify.bss`.
+
+    Attributes
+    ----------
+    selection_ : Selection
+    indices_, scales_ : ndarray
+    n_features_in_ : int
+    """
+
+    _parameter_constraints = {
+        **_TheoremSelector._parameter_constraints,
+        "k": [Interval(Integral, 1, None, closed="left"), None],
+        "gamma": [Interval(Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, *, n_features=None, epsilon=None, k=None, gamma=0.01):
+        self.n_features = n_features
+        self.epsilon = epsilon
+        self.k = k
+        self.gamma = gamma
+
+    def _select(self, X, y):
+        V, _ = right_singular_vectors(X, self.k)
+        r = self._n_trials(V.shape[1], bss_features)
+        if r <= V.shape[1]:
+            raise ValueError(
+                f"n_features={r} must exceed ell={V.shape[1]} (the rank of X, or k): BSS "
+                f"needs r > ell. Use n_features >= {V.shape[1] + 1} or a smaller k."
+            )
+        return bss(V, r, gamma=self.gamma)
+
+
+class SketchedBSSSelector(BSSSelector):
+    """Approximate BSS for large data: BSS on a Gaussian sketch G X (001 sec. 5.4).
+
+    X (n x d) is premultiplied by a t x n Gaussian matrix G, and BSS runs on the
+    right singular vectors of ``G X`` (t x d), which approximate those of X.
+
+    Parameters
+    ----------
+    n_features, epsilon, gamma : as in `BSSSelector` (ell = rank(G X) <= t).
+    t : int, default=128
+        Number of rows of the sketch G (001 sec. 5.4 uses 128 and 256).
+    random_state : None, int or numpy.random.Generator
+    """
+
+    _parameter_constraints = {
+        **_TheoremSelector._parameter_constraints,
+        "t": [Interval(Integral, 1, None, closed="left")],
+        "gamma": [Interval(Real, 0, None, closed="left")],
+        "random_state": _RANDOM_STATE,
+    }
+
+    def __init__(self, *, n_features=None, epsilon=None, t=128, gamma=0.01, random_state=None):
+        self.n_features = n_features
+        self.epsilon = epsilon
+        self.t = t
+        self.gamma = gamma
+        self.random_state = random_state
+
+    def _select(self, X, y):
+        rng = check_random_state(self.random_state)
+        G = rng.standard_normal((self.t, X.shape[0])) / np.sqrt(self.t)
+        sketch = np.asarray((X.T @ G.T).T) if sp.issparse(X) else G @ X
+        V, _ = right_singular_vectors(sketch, None, name="the sketch G X")
+        r = self._n_trials(V.shape[1], bss_features)
+        if r <= V.shape[1]:
+            raise ValueError(
+                f"n_features={r} must exceed ell={V.shape[1]} (the rank of the sketch G X): "
+                f"use n_features >= {V.shape[1] + 1} or a smaller t."
+            )
+        return bss(V, r, gamma=self.gamma)
+
+
+class _SamplingSelector(_BaseSelector):
+    """Randomised samplers: the distribution p comes from ``_probabilities``."""
+
+    _parameter_constraints = {
+        **_BaseSelector._parameter_constraints,
+        "method": [StrOptions(set(METHODS))],
+        "random_state": _RANDOM_STATE,
+    }
+
+    def _select(self, X, y):
+        p, r = self._probabilities_and_r(X)
+        return sample_features(p, r, method=self.method, random_state=self.random_state)
+
+    def _probabilities_and_r(self, X):
+        p = self._probabilities(X)
+        r = max(1, X.shape[1] // 2) if self.n_features is None else self.n_features
+        return p, r
+
+
+class LeverageSelector(_SamplingSelector, _TheoremSelector):
+    """Leverage-score sampling: p_i = ||V_k[i]||^2 / k (001 eq. 4; 003 Figure 1 and eq. 22).
+
+    Parameters
+    ----------
+    n_features : int, optional
+        r: the number of i.i.d. trials (``method="iid"``) or the bound on the
+        expected number of kept features (``method="bernoulli"``).
+    epsilon : float in (0, 1), optional
+        Accuracy; r = ceil(36 ell / eps^2 ln(ell / (eps^2 sqrt(0.01)))) (001
+        Lemma 2, see `sparsify.theory.leverage_features`). Used when n_features
+        is None; giving both raises ValueError. With neither, epsilon = 0.5.
+    k : int, optional
+        Number of top right singular vectors (003's SS with parameter k);
+        None means rank(X).
+    method : {"iid", "bernoulli"}, default="iid"
+    random_state : None, int or numpy.random.Generator
+    """
+
+    _parameter_constraints = {
+        **_SamplingSelector._parameter_constraints,
+        **_TheoremSelector._parameter_constraints,
+        "k": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(self, *, n_features=None, epsilon=None, k=None, method="iid", random_state=None):
+        self.n_features = n_features
+        self.epsilon = epsilon
+        self.k = k
+        self.method = method
+        self.random_state = random_state
+
+    def _probabilities_and_r(self, X):
+        V, _ = right_singular_vectors(X, self.k)
+        scores = np.einsum("ij,ij->i", V, V)
+        return scores / scores.sum(), self._n_trials(V.shape[1], leverage_features)
+
+
+class UniformSelector(_SamplingSelector):
+    """Uniform sampling, p_i = 1/d (003 sec. 6.2, US; 000 sec. 6.2 "Randomfs" with iid).
+
+    Parameters
+    ----------
+    n_features : int, optional
+        r (trials or expected size, see the module docstring); default d // 2.
+    method : {"iid", "bernoulli"}, default="iid"
+    random_state : None, int or numpy.random.Generator
+    """
+
+    def __init__(self, *, n_features=None, method="iid", random_state=None):
+        self.n_features = n_features
+        self.method = method
+        self.random_state = random_state
+
+    def _probabilities(self, X):
+        return np.full(X.shape[1], 1.0 / X.shape[1])
+
+
+class WeightSelector(_SamplingSelector):
+    """Weight-based sampling, p_i = ||X[:, i]||^2 / ||X||_F^2 (003 eq. 23, WS).
+
+    Parameters
+    ----------
+    n_features : int, optional
+        r (trials or expected size, see the module docstring); default d // 2.
+    method : {"iid", "bernoulli"}, default="iid"
+    random_state : None, int or numpy.random.Generator
+    """
+
+    def __init__(self, *, n_features=None, method="iid", random_state=None):
+        self.n_features = n_features
+        self.method = method
+        self.random_state = random_state
+
+    def _probabilities(self, X):
+        return weight_scores(X)
+
+
+class RRQRSelector(_BaseSelector):
+    """Rank-revealing (column-pivoted) QR selection of n_features columns (000 sec. 6.2).
+
+    Parameters
+    ----------
+    n_features : int, optional
+        Number of columns, 1 <= n_features <= d; default d // 2.
+    """
+
+    def __init__(self, *, n_features=None):
+        self.n_features = n_features
+
+    def _select(self, X, y):
+        return rrqr(X, self._n_top(X.shape[1]))
+
+
+class DocFreqSelector(_BaseSelector):
+    """The n_features most frequent terms by document frequency (003 sec. 6.2, DF).
+
+    Parameters
+    ----------
+    n_features : int, optional
+        Number of features, 1 <= n_features <= d; default d // 2.
+    """
+
+    def __init__(self, *, n_features=None):
+        self.n_features = n_features
+
+    def _select(self, X, y):
+        return _top(document_frequency(X).astype(np.float64), self._n_top(X.shape[1]))
+
+
+class InfoGainSelector(_BaseSelector):
+    """The n_features terms of largest information gain (003 eq. 24, 000 sec. 6.2, IG).
+
+    Supervised: ``fit(X, y)`` needs the class labels (any number of classes).
+
+    Parameters
+    ----------
+    n_features : int, optional
+        Number of features, 1 <= n_features <= d; default d // 2.
+    """
+
+    def __init__(self, *, n_features=None):
+        self.n_features = n_features
+
+    def _select(self, X, y):
+        if y is None:
+            raise ValueError(
+                "InfoGainSelector requires y to be passed, but the target y is None; "
+                "call fit(X, y) with the class labels."
+            )
+        return _top(information_gain(X, y), self._n_top(X.shape[1]))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
