@@ -89,9 +89,7 @@ def _check_target(y, n, *, classifier):
         raise ValueError(f"y is None; expected a 1-D array of {n} entries.")
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(
-            f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}."
-        )
+        raise ValueError(f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}.")
     if classifier:
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or inf; labels must be two distinct finite values.")

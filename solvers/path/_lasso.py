@@ -37,7 +37,12 @@ def lasso_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=
     (objective ``||y - X b||^2 / (2 n) + alpha ||b||_1``): ``lam = 2 n alpha``.
     """
     problem = check_path_inputs(
-        X, y, weights, classifier=False,
-        lam_min=lam_min, max_features=max_features, max_steps=max_steps,
+        X,
+        y,
+        weights,
+        classifier=False,
+        lam_min=lam_min,
+        max_features=max_features,
+        max_steps=max_steps,
     )
     return quadratic_path(problem, margin_rows=False)

@@ -27,8 +27,11 @@ def steps_to_zero(slack, rate):
 class PathRecorder:
     """Collects breakpoints in decreasing lam and builds the `Path`.
 
-    A breakpoint at (numerically) the same lam as the previous one replaces it,
-    so simultaneous events never produce zero-length segments.
+    Breakpoints never repeat a lam. A new one within ``lam_tolerance`` of the
+    previous lam merges with it: on a linear path the later state replaces the
+    earlier (simultaneous events); on a constant path (the 1-norm SVM, where
+    equal lams mean consecutive segments of the same slope) the earlier,
+    smaller-norm knot is kept, as `Path` requires, and the active sets are joined.
     """
 
     def __init__(self, problem, *, interpolation, lam_tolerance):
@@ -38,9 +41,13 @@ class PathRecorder:
         self.lams, self.coefs, self.intercepts, self.active_sets = [], [], [], []
 
     def record(self, lam, coef, intercept, active):
+        lam = max(lam, 0.0)
         if self.lams and self.lams[-1] - lam <= self.lam_tolerance:
+            if self.interpolation == "constant":
+                self.active_sets[-1] = np.union1d(self.active_sets[-1], active).astype(np.intp)
+                return
             self.lams.pop(), self.coefs.pop(), self.intercepts.pop(), self.active_sets.pop()
-        self.lams.append(max(lam, 0.0))
+        self.lams.append(lam)
         self.coefs.append(np.array(coef, dtype=np.float64))
         self.intercepts.append(float(intercept))
         self.active_sets.append(np.array(sorted(active), dtype=np.intp))

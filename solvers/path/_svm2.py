@@ -35,7 +35,12 @@ def svm2_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=N
         ``intercepts[0] = mean(y)``.
     """
     problem = check_path_inputs(
-        X, y, weights, classifier=True,
-        lam_min=lam_min, max_features=max_features, max_steps=max_steps,
+        X,
+        y,
+        weights,
+        classifier=True,
+        lam_min=lam_min,
+        max_features=max_features,
+        max_steps=max_steps,
     )
     return quadratic_path(problem, margin_rows=True)
