@@ -1,0 +1,206 @@
+"""BSS (Algorithm 1 of 000): Lemma 1 on every accepted input, Algorithm 1 step by step, errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sparsify import Selection, bss, bss_bounds, spectral_distortion
+
+
+def orthonormal(d, ell, seed, row_scales=None):
+    rng = np.random.default_rng(seed)
+    M = rng.standard_normal((d, ell))
+    if row_scales is not None:
+        M *= row_scales[:, None]
+    return np.linalg.qr(M)[0]
+
+
+def assert_lemma1(V, selection, r):
+    """Lemma 1 of 000: every eigenvalue of V'RR'V within ((1 -+ sqrt(ell/r))^2)."""
+    ell = V.shape[1]
+    B = V[selection.indices].T * selection.scales
+    eig = np.linalg.eigvalsh(B @ B.T)
+    lower, upper = (1 - np.sqrt(ell / r)) ** 2, (1 + np.sqrt(ell / r)) ** 2
+    assert eig.min() >= lower * (1 - 1e-9), (eig.min(), lower)
+    assert eig.max() <= upper * (1 + 1e-9), (eig.max(), upper)
+    # Lemma 2 of 000 follows: ||I - V'RR'V|| <= 3 sqrt(ell / r).
+    assert spectral_distortion(V, selection) <= 3 * np.sqrt(ell / r) + 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    d=st.integers(2, 60),
+    ell_frac=st.floats(0.0, 1.0),
+    r_extra=st.integers(1, 150),
+    seed=st.integers(0, 2**31 - 1),
+    gamma=st.sampled_from([0.0, 0.01, 1.0]),
+)
+def test_lemma1_random_orthonormal(d, ell_frac, r_extra, seed, gamma):
+    ell = 1 + int(ell_frac * (d - 1))
+    V = orthonormal(d, ell, seed)
+    r = ell + r_extra
+    sel = bss(V, r, gamma=gamma)
+    assert sel.n_selected <= min(r, d)
+    assert_lemma1(V, sel, r)
+
+
+def awkward_inputs():
+    rng = np.random.default_rng(7)
+    # zero rows: an orthonormal block padded with zero rows
+    Z = np.zeros((40, 4))
+    Z[::3] = orthonormal(14, 4, 1)
+    yield "zero rows", Z
+    # duplicate rows: [U; U] / sqrt(2) is orthonormal with every row twice
+    U = orthonormal(15, 5, 2)
+    yield "duplicate rows", np.vstack([U, U]) / np.sqrt(2)
+    # rows of very different norms
+    yield "norms over 12 decades", orthonormal(50, 6, 3, row_scales=10.0 ** rng.uniform(-6, 6, 50))
+    # one dominant row (a coordinate direction) and the rest nearly orthogonal to it
+    E = orthonormal(30, 3, 4, row_scales=np.r_[1e8, np.ones(29)])
+    yield "one dominant row", E
+    # d == ell: the identity's columns
+    yield "square identity", np.eye(5)
+    # a single column
+    yield "single column", orthonormal(20, 1, 5)
+
+
+@pytest.mark.parametrize("case", list(awkward_inputs()), ids=lambda c: c[0])
+@pytest.mark.parametrize("r_kind", ["ell+1", "2ell", "3d"])
+def test_lemma1_awkward_inputs(case, r_kind):
+    _, V = case
+    d, ell = V.shape
+    r = {"ell+1": ell + 1, "2ell": 2 * ell + 1, "3d": 3 * d}[r_kind]
+    sel = bss(V, r)
+    assert_lemma1(V, sel, r)
+    # zero rows are never picked (000 sec. 6.1)
+    assert np.all(np.linalg.norm(V[sel.indices], axis=1) > 0)
+
+
+def test_duplicate_rows_prefer_unpicked_copies():
+    U = orthonormal(15, 5, 2)
+    V = np.vstack([U, U]) / np.sqrt(2)
+    sel = bss(V, 12)
+    # 12 picks over 30 rows: every pick is a row not picked before
+    assert sel.n_selected == 12
+
+
+def test_first_pick_is_largest_norm_row():
+    # At tau = 0, A = 0 and every nonzero row is admissible: sec. 6.1 picks the
+    # row of largest norm.
+    V = orthonormal(40, 4, 11)
+    sel = bss(V, 10)
+    assert sel.indices[0] == np.argmax(np.linalg.norm(V, axis=1))
+
+
+def reference_bss(V, r):
+    """Algorithm 1 of 000 written out with explicit inverses and a loop over candidates.
+
+    Same tie rule as sec. 6.1 (admissible, unpicked, largest norm, lowest index);
+    gamma = 0. Returns picks and raw weights t.
+    """
+    d, ell = V.shape
+    dL, dU = 1.0, (1 + np.sqrt(ell / r)) / (1 - np.sqrt(ell / r))
+    A = np.zeros((ell, ell))
+    eye = np.eye(ell)
+    picks, ts = [], []
+    for tau in range(r):
+        L, U = tau - np.sqrt(r * ell), dU * (tau + np.sqrt(r * ell))
+        eig = np.linalg.eigvalsh(A)
+        ML = np.linalg.inv(A - (L + dL) * eye)
+        MU = np.linalg.inv((U + dU) * eye - A)
+        best, best_norm, scores = None, -1.0, None
+        for i in range(d):
+            v = V[i]
+            if not np.any(v):
+                continue
+            Lv = v @ ML @ ML @ v / (np.sum(1 / (eig - L - dL)) - np.sum(1 / (eig - L))) - v @ ML @ v
+            Uv = v @ MU @ MU @ v / (np.sum(1 / (U - eig)) - np.sum(1 / (U + dU - eig))) + v @ MU @ v
+            nrm = v @ v
+            fresh = i not in picks
+            key = (fresh, nrm)
+            if Uv <= Lv and (best is None or key > best_norm):
+                best, best_norm, scores = i, key, (Lv, Uv)
+        t = 2.0 / (scores[0] + scores[1])
+        A = A + t * np.outer(V[best], V[best])
+        picks.append(best)
+        ts.append(t)
+    return np.array(picks), np.array(ts)
+
+
+@pytest.mark.parametrize("d,ell,r", [(12, 3, 4), (20, 4, 9), (8, 3, 20)])
+def test_matches_algorithm1_written_out(d, ell, r):
+    V = orthonormal(d, ell, d + ell + r)
+    picks, ts = reference_bss(V, r)
+    expected = Selection.from_picks(picks, ts * (1 - np.sqrt(ell / r)) / r, d)
+    got = bss(V, r, gamma=0.0)
+    np.testing.assert_array_equal(got.indices, expected.indices)
+    np.testing.assert_allclose(got.scales, expected.scales, rtol=1e-8)
+
+
+def test_scale_is_sqrt_t_times_constant_not_inverse():
+    # Read against Lemma 1: the literal "D = 1/sqrt(t)" of Algorithm 1 would put
+    # the eigenvalues near zero; the weights A accumulates give Lemma 1.
+    V = orthonormal(30, 3, 0)
+    r = 12
+    picks, ts = reference_bss(V, r)
+    literal = Selection.from_picks(picks, (1 / ts) * (1 - np.sqrt(3 / r)) / r, 30)
+    B = V[literal.indices].T * literal.scales
+    assert np.linalg.eigvalsh(B @ B.T).min() < bss_bounds(3, r)[0]
+    assert_lemma1(V, bss(V, r, gamma=0.0), r)
+
+
+def test_bit_identical_across_runs():
+    V = orthonormal(300, 8, 3)
+    a, b = bss(V, 40), bss(V.copy(), 40)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    assert a.scales.tobytes() == b.scales.tobytes()
+
+
+def test_repeats_merge_when_r_exceeds_d():
+    V = orthonormal(6, 2, 9)
+    r = 40
+    sel = bss(V, r)
+    assert sel.n_selected <= 6
+    assert len(set(sel.indices.tolist())) == sel.n_selected
+    assert_lemma1(V, sel, r)
+
+
+def test_bss_bounds_closed_form():
+    lo, hi = bss_bounds(4, 16)
+    assert lo == pytest.approx(0.25) and hi == pytest.approx(2.25)
+    with pytest.raises(ValueError, match="r"):
+        bss_bounds(4, 4)
+
+
+def test_input_not_modified():
+    V = orthonormal(20, 3, 1)
+    V0 = V.copy()
+    bss(V, 8)
+    np.testing.assert_array_equal(V, V0)
+
+
+@pytest.mark.parametrize(
+    "V,r,exc,match",
+    [
+        (np.ones((5, 2)), 3, ValueError, "orthonormal"),
+        (np.eye(4)[:, :2], 2, ValueError, "r must be"),
+        (np.eye(4)[:, :2], 1, ValueError, "r must be"),
+        (np.eye(4)[:, :2], 2.5, TypeError, "r must be an integer"),
+        (np.array([1.0, 0.0]), 3, ValueError, "V must be 2-D"),
+        (np.zeros((2, 2, 2)), 3, ValueError, "V must be 2-D"),
+        (np.full((3, 1), np.nan), 3, ValueError, "V"),
+        (np.full((3, 1), np.inf), 3, ValueError, "V"),
+        (np.zeros((0, 2)), 3, ValueError, "V"),
+        (np.eye(4)[:, :2].T, 3, ValueError, "n_rows >= n_cols"),
+        (np.array([["a", "b"]]), 3, TypeError, "V must hold numbers"),
+    ],
+)
+def test_bad_input(V, r, exc, match):
+    with pytest.raises(exc, match=match):
+        bss(V, r)
+
+
+def test_negative_gamma_rejected():
+    with pytest.raises(ValueError, match="gamma"):
+        bss(np.eye(3)[:, :1], 3, gamma=-1.0)

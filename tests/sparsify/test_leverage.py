@@ -1,0 +1,132 @@
+"""Leverage scores against numpy's SVD; i.i.d. and Bernoulli sampling in distribution."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from sparsify import leverage_sample, leverage_scores
+from sparsify.sampling import sample_features
+
+
+def svd_leverage(X, k):
+    _, _, Vt = np.linalg.svd(X, full_matrices=False)
+    return np.sum(Vt[:k] ** 2, axis=0)
+
+
+@pytest.mark.parametrize("shape", [(20, 300), (300, 20), (40, 40)])
+@pytest.mark.parametrize("fmt", ["dense", "csr", "csc"])
+@pytest.mark.parametrize("k", [None, 3])
+def test_scores_equal_svd_row_norms(shape, fmt, k):
+    rng = np.random.default_rng(0)
+    X = sp.random(*shape, density=0.2, random_state=1, format="csr").toarray()
+    X[:, 0] = rng.standard_normal(shape[0])  # a dense column too
+    rank = np.linalg.matrix_rank(X)
+    kk = rank if k is None else k
+    data = X if fmt == "dense" else sp.csr_matrix(X).asformat(fmt)
+    scores = leverage_scores(data, k)
+    np.testing.assert_allclose(scores, svd_leverage(X, kk), atol=1e-10)
+    assert scores.sum() == pytest.approx(kk, rel=1e-10)
+    assert np.all(scores >= -1e-12) and np.all(scores <= 1 + 1e-12)
+
+
+def test_rank_deficient_scores_sum_to_rank():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((30, 4)) @ rng.standard_normal((4, 100))  # rank 4
+    for data in (X, sp.csr_matrix(X)):
+        s = leverage_scores(data)
+        assert s.sum() == pytest.approx(4, rel=1e-8)
+        np.testing.assert_allclose(s, svd_leverage(X, 4), atol=1e-8)
+
+
+def test_sparse_input_is_never_densified(monkeypatch):
+    X = sp.random(50, 2000, density=0.01, random_state=3, format="csr")
+    expected = svd_leverage(X.toarray(), np.linalg.matrix_rank(X.toarray()))
+
+    original = sp.csr_matrix.toarray
+
+    def toarray_small_only(self, *args, **kwargs):
+        # the n x n Gram matrix may be densified, the n x d data never
+        assert max(self.shape) < 2000, f"densified a {self.shape} matrix"
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(sp.csr_matrix, "toarray", toarray_small_only)
+    monkeypatch.setattr(sp.csc_matrix, "toarray", toarray_small_only)
+    np.testing.assert_allclose(leverage_scores(X), expected, atol=1e-10)
+
+
+def test_k_above_rank_raises():
+    X = np.outer(np.arange(1.0, 6), np.arange(1.0, 9))  # rank 1
+    with pytest.raises(ValueError, match="k=2 exceeds the numerical rank"):
+        leverage_scores(X, k=2)
+    with pytest.raises(ValueError, match="k must be"):
+        leverage_scores(X, k=0)
+    with pytest.raises(ValueError, match="X"):
+        leverage_scores(np.zeros((3, 4)))
+
+
+def test_iid_is_unbiased_monte_carlo():
+    # E[V' R R' V] = I for i.i.d. sampling with scales 1/sqrt(r p_i) (001 eq. 4).
+    rng = np.random.default_rng(0)
+    V = np.linalg.qr(rng.standard_normal((60, 3)))[0]
+    p = np.sum(V**2, axis=1) / 3
+    gen = np.random.default_rng(123)
+    reps, acc = 4000, np.zeros((3, 3))
+    for _ in range(reps):
+        s = sample_features(p, 10, method="iid", random_state=gen)
+        B = V[s.indices].T * s.scales
+        acc += B @ B.T
+    np.testing.assert_allclose(acc / reps, np.eye(3), atol=0.06)
+
+
+def test_iid_scales_merge_counts():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((10, 30))
+    r = 50
+    sel = leverage_sample(X, r, random_state=0)
+    p = svd_leverage(X, 10) / 10
+    counts = sel.scales**2 * r * p[sel.indices]  # must be the draw counts c_i
+    np.testing.assert_allclose(counts, np.round(counts), atol=1e-9)
+    assert np.all(np.round(counts) >= 1)
+    assert np.round(counts).sum() == r
+
+
+def test_bernoulli_expected_size_and_scales():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((15, 200))
+    p = svd_leverage(X, 15) / 15
+    r = 40
+    keep = np.minimum(1.0, r * p)
+    sizes = []
+    gen = np.random.default_rng(9)
+    for _ in range(400):
+        sel = leverage_sample(X, r, method="bernoulli", random_state=gen)
+        np.testing.assert_allclose(sel.scales, 1 / np.sqrt(keep[sel.indices]), rtol=1e-10)
+        assert np.all(np.diff(sel.indices) > 0)
+        sizes.append(sel.n_selected)
+    # E[size] = sum_i min(1, r p_i) <= r (003 Figure 1)
+    assert keep.sum() <= r
+    assert np.mean(sizes) == pytest.approx(keep.sum(), abs=4 * np.sqrt(keep.sum() / 400) + 0.5)
+
+
+def test_reproducible_for_fixed_seed_and_generator():
+    X = np.random.default_rng(2).standard_normal((8, 50))
+    a = leverage_sample(X, 20, random_state=11)
+    b = leverage_sample(X, 20, random_state=11)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    c = leverage_sample(X, 20, random_state=np.random.default_rng(11))
+    np.testing.assert_array_equal(a.indices, c.indices)
+
+
+@pytest.mark.parametrize(
+    "kwargs,exc,match",
+    [
+        ({"r": 0}, ValueError, "r must be"),
+        ({"r": 2.0}, TypeError, "r must be an integer"),
+        ({"r": 5, "method": "poisson"}, ValueError, "method"),
+        ({"r": 5, "random_state": "seed"}, TypeError, "random_state"),
+    ],
+)
+def test_bad_sampling_arguments(kwargs, exc, match):
+    X = np.random.default_rng(0).standard_normal((5, 10))
+    with pytest.raises(exc, match=match):
+        leverage_sample(X, **kwargs)
