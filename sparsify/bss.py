@@ -16,6 +16,8 @@ __all__ = ["bss", "bss_bounds"]
 # sec. 6.1 of 000 regularises A_tau when it is ill-conditioned; this is the
 # condition number above which the regularised step is tried.
 _ILL_CONDITIONED = 1e8
+# Rows per cache block in the per-iteration product.
+_BLOCK_ROWS = 1024
 # Relative tolerance under which two squared row norms count as a tie.
 _TIE_RTOL = 1e-9
 
@@ -43,19 +45,19 @@ def bss_bounds(ell, r):
     return (1.0 - root) ** 2, (1.0 + root) ** 2
 
 
-def _barrier_scores(W2, lam, lower, upper, delta_upper):
-    """All four barrier quadratic forms of Algorithm 1 for every row, from one product.
+def _barrier_weights(lam, lower, upper, delta_upper):
+    """Spectral weights of the four barrier quadratic forms of Algorithm 1 (000 sec. 4).
 
-    With ``A = Q diag(lam) Q'`` and ``W2 = (V Q)**2``, the quadratic form
-    ``v_i' f(A) v_i`` is ``W2[i] @ f(lam)``; the lower score
+    With ``A = Q diag(lam) Q'``, the form ``v' f(A) v`` equals
+    ``sum_j (v'Q)_j^2 f(lam_j)``. The lower score is
     ``L(v) = v'(A - L'I)^-2 v / (Phi(L', A) - Phi(L, A)) - v'(A - L'I)^-1 v`` and
     the upper score
     ``U(v) = v'(U'I - A)^-2 v / (Phi^(U, A) - Phi^(U', A)) + v'(U'I - A)^-1 v``
-    (000 sec. 4, with L' = L + 1 and U' = U + delta_U) come from one
-    (d x ell)(ell x 4) product.
+    with L' = L + 1 and U' = U + delta_U; this returns the ell x 4 matrix of
+    ``f(lam)`` columns and the two potential differences.
 
-    Returns None where the barriers do not enclose the spectrum (so the scores
-    are meaningless), else ``(lower_scores, upper_scores)``.
+    Returns None where the barriers do not enclose the spectrum (the scores are
+    then meaningless).
     """
     gap_low = lam - (lower + 1.0)
     gap_up = (upper + delta_upper) - lam
@@ -63,11 +65,34 @@ def _barrier_scores(W2, lam, lower, upper, delta_upper):
         return None
     phi_low_step = np.sum(1.0 / gap_low) - np.sum(1.0 / (lam - lower))
     phi_up_step = np.sum(1.0 / (upper - lam)) - np.sum(1.0 / gap_up)
-    forms = W2 @ np.column_stack([gap_low**-2, 1.0 / gap_low, gap_up**-2, 1.0 / gap_up])
+    weights = np.column_stack([gap_low**-2, 1.0 / gap_low, gap_up**-2, 1.0 / gap_up])
+    return weights, phi_low_step, phi_up_step
+
+
+def _scores(forms, phi_low_step, phi_up_step):
+    """(L(v_i), U(v_i)) for every row from its four quadratic forms."""
     return (
         forms[:, 0] / phi_low_step - forms[:, 1],
         forms[:, 2] / phi_up_step + forms[:, 3],
     )
+
+
+def _quadratic_forms(V, Q, F, block):
+    """``((V Q)**2) F`` computed in row blocks that stay in cache.
+
+    This is the one (d x ell)(ell x ell) product of an iteration, with the
+    squaring and the small product by F fused into it block by block.
+    """
+    d = V.shape[0]
+    rows = block.shape[0]
+    forms = np.empty((d, F.shape[1]))
+    for start in range(0, d, rows):
+        stop = min(start + rows, d)
+        W = block[: stop - start]
+        np.matmul(V[start:stop], Q, out=W)
+        np.square(W, out=W)
+        np.matmul(W, F, out=forms[start:stop])
+    return forms
 
 
 def _pick(lower_scores, upper_scores, norms2, picked):
@@ -116,9 +141,10 @@ def bss(V, r, *, gamma=0.01):
       otherwise the unregularised step is taken. A itself is never shifted, so
       the bound is never traded for conditioning.
 
-    Cost per iteration: one ell x ell eigendecomposition, one (d x ell)(ell x ell)
-    product V Q, and an (d x ell)(ell x 8) product for the barrier scores of all
-    d rows; memory O(d ell).
+    Cost per iteration: one ell x ell eigendecomposition and one
+    (d x ell)(ell x ell) product V Q, squared and multiplied by the ell x 4 (or
+    ell x 8 while regularising) spectral weights block by block in cache, which
+    gives all four barrier quadratic forms of all d rows; memory O(d ell).
 
     Parameters
     ----------
@@ -155,7 +181,7 @@ def bss(V, r, *, gamma=0.01):
     picks = np.empty(r, dtype=np.intp)
     weights = np.empty(r)
     A = np.zeros((ell, ell))
-    W2 = np.empty((d, ell))
+    block = np.empty((min(d, _BLOCK_ROWS), ell))
     # The ell x ell eigendecomposition is many small BLAS calls: threads only
     # contend there (up to 50x slower on a loaded 2-core machine), so it runs on one.
     blas = ThreadpoolController()
@@ -165,24 +191,27 @@ def bss(V, r, *, gamma=0.01):
         upper = delta_upper * (tau + sqrt_r_ell)
         with blas.limit(limits=1, user_api="blas"):
             lam, Q = np.linalg.eigh(A)
-        np.matmul(V, Q, out=W2)
-        np.square(W2, out=W2)
-        true_scores = _barrier_scores(W2, lam, lower, upper, delta_upper)
-        if true_scores is None:
+        exact = _barrier_weights(lam, lower, upper, delta_upper)
+        if exact is None:
             raise RuntimeError(
                 f"BSS lost its barrier invariant at iteration {tau} (round-off); "
                 "this should not happen for orthonormal V; please report it."
             )
-        low_s, up_s = true_scores
+        ill_conditioned = gamma > 0 and lam[0] * _ILL_CONDITIONED < lam[-1] + (lam[-1] == 0)
+        regularised = (
+            _barrier_weights(lam + gamma, lower, upper, delta_upper) if ill_conditioned else None
+        )
+        F = exact[0] if regularised is None else np.hstack([exact[0], regularised[0]])
+        forms = _quadratic_forms(V, Q, F, block)
+        low_s, up_s = _scores(forms[:, :4], *exact[1:])
         i = -1
-        if gamma > 0 and lam[0] * _ILL_CONDITIONED < lam[-1] + (lam[-1] == 0):
-            reg = _barrier_scores(W2, lam + gamma, lower, upper, delta_upper)
-            if reg is not None:
-                i = _pick(*reg, norms2, picked)
-                if i >= 0:
-                    inv_t = 0.5 * (reg[0][i] + reg[1][i])
-                    if not (up_s[i] <= inv_t <= low_s[i]):
-                        i = -1
+        if regularised is not None:
+            reg_low, reg_up = _scores(forms[:, 4:], *regularised[1:])
+            i = _pick(reg_low, reg_up, norms2, picked)
+            if i >= 0:
+                inv_t = 0.5 * (reg_low[i] + reg_up[i])
+                if not (up_s[i] <= inv_t <= low_s[i]):
+                    i = -1
         if i < 0:
             i = _pick(low_s, up_s, norms2, picked)
             if i < 0:
