@@ -23,11 +23,13 @@ def test_rrqr_matches_scipy_pivot_order(shape):
     X = rng.standard_normal(shape)
     piv, R = reference_pivots(X)
     d = shape[1]
+    rank = np.linalg.matrix_rank(X)
     for r in sorted({1, max(1, d // 2), d}):
         sel = rrqr(X, r)
         assert isinstance(sel, Selection)
         assert sel.n_features == d
-        np.testing.assert_array_equal(sel.indices, piv[:r])
+        # past the rank, pivots are chosen among round-off residuals (LAPACK's too)
+        np.testing.assert_array_equal(sel.indices[:rank], piv[: min(r, rank)])
         np.testing.assert_array_equal(sel.scales, np.ones(r))
     # |diag(R_11)| is non-increasing (Businger-Golub pivoting).
     diag = np.abs(np.diag(R))
@@ -98,7 +100,8 @@ def test_rrqr_property_scipy_reference(n, d, seed):
     r = int(rng.integers(1, d + 1))
     piv, _ = reference_pivots(X)
     sel = rrqr(X, r)
-    np.testing.assert_array_equal(sel.indices, piv[:r])
+    m = min(r, np.linalg.matrix_rank(X))
+    np.testing.assert_array_equal(sel.indices[:m], piv[:m])
     # R_11 of the picked columns in pick order: |diag| non-increasing up to the rank.
     _, R = np.linalg.qr(X[:, sel.indices])
     m = min(n, r)
@@ -155,3 +158,18 @@ def test_rrqr_bad_r(r, exc):
 def test_rrqr_accepts_numpy_integer_r():
     X = np.random.default_rng(5).standard_normal((6, 4))
     assert rrqr(X, np.int64(2)).indices.size == 2
+
+
+def test_rrqr_never_densifies_sparse_input(monkeypatch):
+    X = sp.random(40, 3000, density=0.02, random_state=5, format="csc")
+    expected = rrqr(X.toarray(), 25).indices
+    original = sp.csc_matrix.toarray
+
+    def toarray_columns_only(self, *args, **kwargs):
+        assert self.shape[1] < 3000, f"densified a {self.shape} matrix"
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(sp.csc_matrix, "toarray", toarray_columns_only)
+    monkeypatch.setattr(sp.csr_matrix, "toarray", toarray_columns_only)
+    np.testing.assert_array_equal(rrqr(X, 25).indices, expected)
+    np.testing.assert_array_equal(rrqr(X.tocsr(), 25).indices, expected)
