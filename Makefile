@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench lint clean
+.PHONY: demo test test-slow bench lint docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,11 @@ bench: $(STAMP)
 	$(PY) benchmarks/bss.py
 	@for f in benchmarks/solvers.py benchmarks/paths.py; do [ ! -f $$f ] || $(PY) $$f; done
 
+docs: $(STAMP)
+	$(PY) docs/build_api.py
+
 lint: $(STAMP)
-	$(PY) -m ruff check sparsify solvers tests examples benchmarks
+	$(PY) -m ruff check sparsify solvers tests examples benchmarks docs
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
