@@ -45,6 +45,37 @@ def test_lemma1_random_orthonormal(d, ell_frac, r_extra, seed, gamma):
     assert_lemma1(V, sel, r)
 
 
+@st.composite
+def awkward_orthonormal(draw):
+    """V = Q of a QR of M, where M has zero rows, duplicate rows and row norms over decades.
+
+    Q = M R^-1 keeps those patterns: zero rows of M stay zero in Q, duplicates
+    stay duplicates, and row norms keep their spread.
+    """
+    ell = draw(st.integers(1, 6))
+    n_base = draw(st.integers(ell, 20))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    base = rng.standard_normal((n_base, ell))
+    base *= 10.0 ** rng.uniform(-draw(st.floats(0, 8)), draw(st.floats(0, 8)), (n_base, 1))
+    n_dup = draw(st.integers(0, n_base))
+    n_zero = draw(st.integers(0, 10))
+    M = np.vstack([base, base[rng.integers(0, n_base, n_dup)], np.zeros((n_zero, ell))])
+    M = M[rng.permutation(M.shape[0])]
+    if np.linalg.matrix_rank(M) < ell:
+        M[:ell] += np.eye(ell)  # keep full column rank
+    return np.linalg.qr(M)[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(V=awkward_orthonormal(), r_extra=st.sampled_from([1, 2, 5, 30]))
+def test_lemma1_awkward_orthonormal_hypothesis(V, r_extra):
+    r = V.shape[1] + r_extra  # includes r = ell + 1
+    sel = bss(V, r)
+    assert_lemma1(V, sel, r)
+    assert np.all(np.linalg.norm(V[sel.indices], axis=1) > 0)
+
+
 def awkward_inputs():
     rng = np.random.default_rng(7)
     # zero rows: an orthonormal block padded with zero rows
