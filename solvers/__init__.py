@@ -1,2 +1,22 @@
 """solvers: the convex models of the papers, written declaratively in CVXPY."""
-from .path import Path, l1_svm_path, lasso_path, svm2_path  # noqa: F401  (issue 4: exact paths)
+
+from . import formulations
+from ._backends import DEFAULT_BACKENDS, SolverError, available_backends
+from .lasso import AdaptiveLasso, WeightedLasso
+from .ridge import RLSC, RidgeRegression
+from .svm import L1SVM, L2SVM, SVM2, SVMDual
+
+__all__ = [
+    "DEFAULT_BACKENDS",
+    "SolverError",
+    "available_backends",
+    "formulations",
+    "SVMDual",
+    "L2SVM",
+    "L1SVM",
+    "SVM2",
+    "WeightedLasso",
+    "AdaptiveLasso",
+    "RLSC",
+    "RidgeRegression",
+]

@@ -1,0 +1,330 @@
+"""The papers' convex models, each a plain function returning a ``cvxpy.Problem``.
+
+Every function takes the data (X of shape (n_samples, n_features), dense or
+scipy.sparse; labels in {-1, +1} for the classifiers) and the hyperparameters, and
+returns a problem whose hyperparameters are ``cvxpy.Parameter``s: change
+``problem.param_dict[name].value`` and call ``problem.solve()`` again to re-solve
+without recompiling (CVXPY's DPP). Variables and parameters carry the names used in
+the docstrings, so ``problem.var_dict["w"].value`` reads the solution.
+
+Conventions kept by every formulation (DESIGN.md, "Objectives"):
+
+- losses are summed over the samples, with no 1/n or 1/2 factor unless the paper
+  writes one, and the problem's value is the objective the estimators report;
+- intercepts are never penalised;
+- hinge losses are written with an explicit slack ``xi >= 0, xi >= 1 - y (X w + b)``
+  rather than ``cvxpy.pos``: with CVXPY 1.9 the ``pos`` form fails on the HiGHS and
+  SciPy backends (a bound-propagation fault; tests/solvers keeps the regression test);
+- the weighted L1 term ``lam * sum_j weights_j |w_j|`` is one nonnegative Parameter
+  vector ``lam_w = lam * weights`` times ``abs(w)``: ``lam * norm1(multiply(weights, w))``
+  with two parameters would not be DPP;
+- no formulation rescales the data: every solution is the paper's, unscaled.
+"""
+
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "svm_dual",
+    "svm_primal",
+    "l1_svm",
+    "svm2",
+    "weighted_lasso",
+    "ridge",
+    "rlsc",
+    "enclosing_ball",
+    "gram",
+]
+
+
+def gram(X):
+    """The n x n linear kernel ``K = X X'`` as a dense array (sparse X stays sparse until K)."""
+    K = X @ X.T
+    return K.toarray() if sp.issparse(K) else np.asarray(K)
+
+
+def _scalar_param(value, name, *, allow_zero=False):
+    """A nonnegative scalar Parameter; the value must be > 0 (or >= 0 with allow_zero)."""
+    value = float(value)
+    if not np.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+        expected = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be a finite number {expected}; got {value}.")
+    return cp.Parameter(nonneg=True, name=name, value=value)
+
+
+def _lam_w(lam, weights, n_features):
+    """The Parameter ``lam_w = lam * weights`` of the weighted L1 term (weights default to 1)."""
+    weights = np.ones(n_features) if weights is None else np.asarray(weights, dtype=float)
+    return cp.Parameter(n_features, nonneg=True, name="lam_w", value=lam * weights)
+
+
+def _hinge_slack(X, y, w, b):
+    """Slack ``xi >= 0`` with ``xi_i >= 1 - y_i (x_i'w + b)``: xi is the hinge loss at optimum."""
+    xi = cp.Variable(X.shape[0], nonneg=True, name="xi")
+    margin = cp.multiply(y, X @ w + b) >= 1 - xi
+    return xi, margin
+
+
+def svm_dual(X, y, C=1.0, *, selection=None):
+    """The soft-margin SVM dual, eq. (2) of 001 (eq. (3) with a feature selection).
+
+    .. math::
+
+        \\max_a\\; 1'a - \\tfrac12 a' Y X X' Y a
+        \\quad\\text{s.t.}\\quad y'a = 0,\\; 0 \\le a \\le C
+
+    With ``selection`` (a :class:`sparsify.Selection` R), X is replaced by X R, which
+    is eq. (3) of 001. The primal is ``min 1/2 ||w||^2 + C sum_i xi_i`` over (w, b, xi)
+    with ``y_i (x_i'w + b) >= 1 - xi_i, xi >= 0``; the two are tied by ``w = X'Y a``,
+    and the optimal values are equal.
+
+    The quadratic term is built on the n x n Gram matrix ``Q = Y X X' Y`` with
+    ``quad_form(a, Q, assume_PSD=True)`` when n <= d (text data: never a dense n x d
+    copy of sparse X, and no eigenvalue check), and as ``sum_squares(X' Y a)`` when
+    n > d (a d-dimensional factor instead of an n x n matrix).
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,), values in {-1, +1}
+    C : float > 0
+        Box constraint; the Parameter ``"C"``.
+    selection : sparsify.Selection, optional
+        Solve eq. (3) of 001 in the selected feature space X R.
+
+    Returns
+    -------
+    cvxpy.Problem
+        Variable ``"alpha"`` (shape (n,)), Parameter ``"C"``; the value is the dual
+        objective.
+    """
+    if selection is not None:
+        X = selection.apply(X)
+    y = np.asarray(y, dtype=float)
+    n, d = X.shape
+    C = _scalar_param(C, "C")
+    alpha = cp.Variable(n, name="alpha", bounds=[0, C])
+    if n <= d:
+        quad = cp.quad_form(alpha, gram(X) * np.outer(y, y), assume_PSD=True)
+    else:
+        quad = cp.sum_squares(X.T @ cp.multiply(y, alpha))
+    return cp.Problem(cp.Maximize(cp.sum(alpha) - 0.5 * quad), [y @ alpha == 0])
+
+
+def svm_primal(X, y, C=1.0, *, loss="hinge"):
+    """The 2-norm-regularised linear SVM in primal form (the primal of 001 eq. (2)).
+
+    .. math::
+
+        \\min_{w, b, \\xi}\\; \\tfrac12 \\|w\\|^2 + C \\sum_i \\ell(\\xi_i)
+        \\quad\\text{s.t.}\\quad \\xi \\ge 0,\\; y_i (x_i'w + b) \\ge 1 - \\xi_i
+
+    with ``ell(xi) = xi`` (hinge) or ``xi^2`` (squared hinge). For the hinge loss the
+    multipliers of the margin constraint are the dual variables a of 001 eq. (2)
+    (``w = X'Y a``); for the squared hinge the dual is the same with ``Q + I/(2C)``
+    and no upper bound on a.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,), values in {-1, +1}
+    C : float > 0
+        The Parameter ``"C"``.
+    loss : {"hinge", "squared_hinge"}
+
+    Returns
+    -------
+    cvxpy.Problem
+        Variables ``"w"``, ``"b"``, ``"xi"``; ``problem.constraints[0]`` is the margin
+        constraint, whose ``dual_value`` is a.
+    """
+    if loss not in ("hinge", "squared_hinge"):
+        raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
+    y = np.asarray(y, dtype=float)
+    w = cp.Variable(X.shape[1], name="w")
+    b = cp.Variable(name="b")
+    C = _scalar_param(C, "C")
+    xi, margin = _hinge_slack(X, y, w, b)
+    total = cp.sum(xi) if loss == "hinge" else cp.sum_squares(xi)
+    return cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * total), [margin])
+
+
+def l1_svm(X, y, lam=1.0, weights=None):
+    """The (weighted) 1-norm SVM, eq. (6) of 004, a linear program.
+
+    .. math::
+
+        \\min_{w, b}\\; \\sum_i [1 - y_i (x_i'w + b)]_+ + \\lambda \\sum_j W_j |w_j|
+
+    written with slack ``xi`` for the hinge. Its LP dual is
+    ``max 1'a  s.t.  |X'Y a| <= lam W (elementwise), y'a = 0, 0 <= a <= 1``.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,), values in {-1, +1}
+    lam : float > 0
+    weights : array of shape (d,), optional
+        Nonnegative penalty weights W (default 1; 004 eq. (4) with weights).
+
+    Returns
+    -------
+    cvxpy.Problem
+        Variables ``"w"``, ``"b"``, ``"xi"``; Parameter ``"lam_w"`` = lam * weights.
+    """
+    return _l1_penalised_hinge(X, y, lam, weights, squared=False)
+
+
+def svm2(X, y, lam=1.0, weights=None):
+    """SVM2: squared hinge loss with a (weighted) L1 penalty, eq. (7) of 004 (eq. (5) weighted).
+
+    .. math::
+
+        \\min_{w, b}\\; \\sum_i [1 - y_i (x_i'w + b)]_+^2 + \\lambda \\sum_j W_j |w_j|
+
+    A convex QP; the squared hinge is ``sum_squares(xi)`` of the slack.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,), values in {-1, +1}
+    lam : float > 0
+    weights : array of shape (d,), optional
+        Nonnegative penalty weights W (default 1).
+
+    Returns
+    -------
+    cvxpy.Problem
+        Variables ``"w"``, ``"b"``, ``"xi"``; Parameter ``"lam_w"`` = lam * weights.
+    """
+    return _l1_penalised_hinge(X, y, lam, weights, squared=True)
+
+
+def _l1_penalised_hinge(X, y, lam, weights, *, squared):
+    y = np.asarray(y, dtype=float)
+    w = cp.Variable(X.shape[1], name="w")
+    b = cp.Variable(name="b")
+    xi, margin = _hinge_slack(X, y, w, b)
+    loss = cp.sum_squares(xi) if squared else cp.sum(xi)
+    lam_w = _lam_w(lam, weights, X.shape[1])
+    return cp.Problem(cp.Minimize(loss + lam_w @ cp.abs(w)), [margin])
+
+
+def weighted_lasso(X, y, lam=1.0, weights=None):
+    """The weighted lasso, eq. (3) of 004, with an unpenalised intercept.
+
+    .. math::
+
+        \\min_{\\beta, \\beta_0}\\; \\|y - X\\beta - \\beta_0\\|^2 + \\lambda \\sum_j W_j |\\beta_j|
+
+    Scikit-learn's ``Lasso(alpha)`` minimises ``1/(2n) ||.||^2 + alpha ||beta||_1``, the
+    same problem with ``lam = 2 n alpha`` and unit weights; positive weights amount to the
+    plain lasso on the columns ``X_j / W_j`` with ``beta_j = beta'_j / W_j``.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,)
+    lam : float > 0
+    weights : array of shape (d,), optional
+        Nonnegative penalty weights W (default 1; ``|beta_OLS|^-gamma`` in 004 eq. (3)).
+
+    Returns
+    -------
+    cvxpy.Problem
+        Variables ``"beta"``, ``"beta0"``; Parameter ``"lam_w"`` = lam * weights.
+    """
+    beta = cp.Variable(X.shape[1], name="beta")
+    beta0 = cp.Variable(name="beta0")
+    lam_w = _lam_w(lam, weights, X.shape[1])
+    residual = np.asarray(y, dtype=float) - X @ beta - beta0
+    return cp.Problem(cp.Minimize(cp.sum_squares(residual) + lam_w @ cp.abs(beta)))
+
+
+def ridge(X, y, lam=1.0, *, form="primal"):
+    """Ridge regression in primal or dual form (002 sec. 3.4), no intercept.
+
+    Primal: ``min_beta ||y - X beta||^2 + lam ||beta||^2``, solution
+    ``beta = (X'X + lam I)^-1 X'y``. Dual (change of variables ``beta = X'x``, K = XX'):
+    ``min_x ||K x - y||^2 + lam x'K x``, which is RLSC (000 eq. (1)) and is built by
+    :func:`rlsc`. The two have the same optimal value.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,)
+    lam : float > 0
+    form : {"primal", "dual"}
+        The primal has d variables, the dual n: pick the smaller.
+
+    Returns
+    -------
+    cvxpy.Problem
+        Primal: Variable ``"beta"``; dual: Variable ``"x"``; Parameter ``"lam"``.
+    """
+    if form == "dual":
+        return rlsc(X, y, lam)
+    if form != "primal":
+        raise ValueError(f"form must be 'primal' or 'dual'; got {form!r}.")
+    beta = cp.Variable(X.shape[1], name="beta")
+    lam = _scalar_param(lam, "lam")
+    residual = np.asarray(y, dtype=float) - X @ beta
+    return cp.Problem(cp.Minimize(cp.sum_squares(residual) + lam * cp.sum_squares(beta)))
+
+
+def rlsc(X, y, lam=1.0):
+    """Regularised least-squares classification, eq. (1) of 000, with the linear kernel.
+
+    .. math::
+
+        \\min_{x \\in R^n}\\; \\|K x - y\\|^2 + \\lambda x'K x, \\qquad K = X X'
+
+    The closed form is eq. (2) of 000, ``x = U (S^2 + lam I)^-1 U'y`` with X = U S V'
+    (000 writes X as d x n; here X is n x d, so its left singular vectors play the
+    role of 000's V); the classifier is ``f(q) = q'X'x`` (eq. (3)), i.e. the primal
+    ridge coefficients ``w = X'x``. lam = 0 is allowed (least squares).
+
+    K is used through its factor: ``K x = X (X'x)`` and ``x'K x = ||X'x||^2``. The same
+    problem as ``quad_form(x, K)``, but the backend sees a well-conditioned factor
+    instead of K itself (with K singular, Clarabel fails on the ``quad_form`` form).
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,), values in {-1, +1}
+    lam : float >= 0
+
+    Returns
+    -------
+    cvxpy.Problem
+        Variable ``"x"`` (shape (n,)), Parameter ``"lam"``.
+    """
+    x = cp.Variable(X.shape[0], name="x")
+    lam = _scalar_param(lam, "lam", allow_zero=True)
+    features = X.T @ x  # X'x: K x = X (X'x) and x'K x = ||X'x||^2
+    fit = cp.sum_squares(X @ features - np.asarray(y, dtype=float))
+    return cp.Problem(cp.Minimize(fit + lam * cp.sum_squares(features)))
+
+
+def enclosing_ball(X):
+    """The minimum enclosing ball of the points (rows of X), an SOCP (001 sec. 4, radius B).
+
+    .. math::
+
+        \\min_{c, B}\\; B \\quad\\text{s.t.}\\quad \\|x_i - c\\|_2 \\le B,\\; i = 1..n
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+
+    Returns
+    -------
+    cvxpy.Problem
+        Variables ``"center"`` (shape (d,)) and ``"radius"``; the value is the radius B.
+    """
+    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
+    center = cp.Variable(X.shape[1], name="center")
+    radius = cp.Variable(name="radius")
+    distances = cp.norm(X - cp.reshape(center, (1, X.shape[1]), order="C"), 2, axis=1)
+    return cp.Problem(cp.Minimize(radius), [distances <= radius])

@@ -1,0 +1,231 @@
+"""Linear SVM estimators: the dual of 001, the 2-norm primal, the 1-norm SVM and SVM2 of 004.
+
+Every estimator here exposes the multipliers ``alpha_`` of the margin constraints
+``y_i (x_i'w + b) >= 1 - xi_i`` (the variable of the SVM dual, the constraint duals
+otherwise) and ``support_``, the indices with ``alpha_ > 0``: the support vectors
+:class:`solvers.SupportVectorSelector` runs a feature selector on.
+"""
+
+import numpy as np
+from sklearn.utils._param_validation import StrOptions
+
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, BinaryLinearClassifier, check_weights
+from .formulations import l1_svm, svm2, svm_dual, svm_primal
+
+__all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
+
+_SUPPORT_RTOL = 1e-6
+
+
+def _support(alpha):
+    """Indices of the support vectors: multipliers above 1e-6 of the largest (or of 1)."""
+    return np.flatnonzero(alpha > _SUPPORT_RTOL * max(1.0, float(alpha.max(initial=0.0))))
+
+
+def _margin(w):
+    norm = np.linalg.norm(w)
+    return np.inf if norm == 0 else 1.0 / norm
+
+
+class SVMDual(BinaryLinearClassifier):
+    """Soft-margin linear SVM solved in the dual, eq. (2) of 001.
+
+    Dual (solved): ``max_a 1'a - 1/2 a'Y X X'Y a  s.t.  y'a = 0, 0 <= a <= C``.
+    Primal: ``min_{w,b} 1/2 ||w||^2 + C sum_i max(0, 1 - y_i (x_i'w + b))``.
+    Map: ``w = X'Y a``; b is the multiplier of ``y'a = 0``; the support vectors are the
+    points with ``a_i > 0``, the margin is ``1 / ||w||``. Built on the n x n Gram matrix
+    when n <= d (see :func:`solvers.formulations.svm_dual`). Same model as
+    ``sklearn.svm.SVC(kernel="linear", C=C)``.
+
+    Parameters
+    ----------
+    C : float > 0, default=1.0
+        Box constraint. A re-fit on the same data with a new C re-solves the compiled
+        problem.
+    solver : str or list of str, optional
+        CVXPY backend or fallback chain; default ``DEFAULT_BACKENDS["QP"]``.
+    solver_options : dict, optional
+        Passed to ``cvxpy.Problem.solve``; see :func:`solvers.available_backends`.
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (n_samples,)
+        The dual solution a.
+    support_ : ndarray of int
+        Indices of the support vectors.
+    coef_ : ndarray of shape (n_features,)
+        ``w = X'Y a``.
+    intercept_ : float
+    margin_ : float
+        ``1 / ||w||`` (the geometric margin of 001).
+    objective_ : float
+        The dual objective at the solution (equal to the primal optimum).
+    problem_ : cvxpy.Problem
+    backend_ : str
+        The backend that solved it.
+    classes_ : ndarray of shape (2,)
+    """
+
+    _parameter_constraints = {"C": [POSITIVE], **BACKEND_CONSTRAINTS}
+    _dpp_params = ("C",)
+
+    def __init__(self, C=1.0, *, solver=None, solver_options=None):
+        self.C = C
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def _build_problem(self, X, y):
+        return svm_dual(X, y)
+
+    def _parameter_values(self, X, y):
+        return {"C": self.C}
+
+    def _fit_pm(self, X, y):
+        problem = self._solve(X, y)
+        alpha = np.clip(problem.var_dict["alpha"].value, 0.0, self.C)
+        self.alpha_ = alpha
+        self.support_ = _support(alpha)
+        self.coef_ = np.asarray(X.T @ (y * alpha)).ravel()
+        # The multiplier of y'a = 0 is the intercept (KKT of the primal/dual pair).
+        self.intercept_ = float(problem.constraints[0].dual_value)
+        self.margin_ = _margin(self.coef_)
+        self.objective_ = float(problem.value)
+
+
+class L2SVM(BinaryLinearClassifier):
+    """Linear SVM with the 2-norm penalty, solved in the primal (for n >> d).
+
+    Primal (solved): ``min_{w,b} 1/2 ||w||^2 + C sum_i loss_i`` with
+    ``loss_i = max(0, 1 - y_i (x_i'w + b))`` (``"hinge"``) or its square
+    (``"squared_hinge"``). Dual: for the hinge, eq. (2) of 001; for the squared hinge,
+    the same with ``Q + I/(2C)`` in place of Q and no upper bound. Map: the multipliers
+    a of the margin constraints give ``w = X'Y a`` (``alpha_``).
+    Peers: ``SVC(kernel="linear")`` (hinge) and ``LinearSVC(loss="squared_hinge")``.
+
+    Parameters
+    ----------
+    C : float > 0, default=1.0
+    loss : {"hinge", "squared_hinge"}, default="hinge"
+    solver, solver_options
+        As in :class:`SVMDual`.
+
+    Attributes
+    ----------
+    coef_, intercept_, alpha_, support_, margin_, objective_, problem_, backend_, classes_
+        As in :class:`SVMDual`; ``objective_`` is the primal objective.
+    """
+
+    _parameter_constraints = {
+        "C": [POSITIVE],
+        "loss": [StrOptions({"hinge", "squared_hinge"})],
+        **BACKEND_CONSTRAINTS,
+    }
+    _dpp_params = ("C",)
+
+    def __init__(self, C=1.0, *, loss="hinge", solver=None, solver_options=None):
+        self.C = C
+        self.loss = loss
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def _build_problem(self, X, y):
+        return svm_primal(X, y, loss=self.loss)
+
+    def _parameter_values(self, X, y):
+        return {"C": self.C}
+
+    def _fit_pm(self, X, y):
+        problem = self._solve(X, y)
+        _read_primal(self, problem, "w", "b")
+        self.margin_ = _margin(self.coef_)
+
+
+def _read_primal(est, problem, coef, intercept):
+    """Set coef_, intercept_, alpha_, support_, objective_ from a solved hinge-type primal."""
+    est.coef_ = np.asarray(problem.var_dict[coef].value, dtype=float)
+    est.intercept_ = float(problem.var_dict[intercept].value)
+    est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
+    est.support_ = _support(est.alpha_)
+    est.objective_ = float(problem.value)
+
+
+class _WeightedL1SVM(BinaryLinearClassifier):
+    """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
+
+    _parameter_constraints = {
+        "lam": [POSITIVE],
+        "weights": ["array-like", None],
+        **BACKEND_CONSTRAINTS,
+    }
+    _dpp_params = ("lam", "weights")
+
+    def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
+        self.lam = lam
+        self.weights = weights
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def _parameter_values(self, X, y):
+        return {"lam_w": self.lam * check_weights(self.weights, X.shape[1])}
+
+    def _fit_pm(self, X, y):
+        _read_primal(self, self._solve(X, y), "w", "b")
+
+
+class L1SVM(_WeightedL1SVM):
+    """The (weighted) 1-norm SVM, eq. (6) of 004: a linear program.
+
+    Primal (solved): ``min_{w,b} sum_i max(0, 1 - y_i (x_i'w + b)) + lam sum_j W_j |w_j|``.
+    Dual: ``max_a 1'a  s.t.  |X'Y a| <= lam W, y'a = 0, 0 <= a <= 1``; the map is
+    complementary slackness (``w_j != 0`` only where ``|X'Y a|_j = lam W_j``), and
+    ``alpha_`` holds a. Sparse in w: the features with ``coef_ != 0`` are selected.
+    Peer: ``scipy.optimize.linprog(method="highs")`` on the same LP.
+
+    Parameters
+    ----------
+    lam : float > 0, default=1.0
+    weights : array of shape (n_features,), optional
+        Nonnegative penalty weights W (default 1). Changing lam or weights and
+        re-fitting on the same data re-solves the compiled problem (one DPP Parameter
+        ``lam_w = lam * weights``).
+    solver, solver_options
+        As in :class:`SVMDual`; default chain ``DEFAULT_BACKENDS["LP"]``.
+
+    Attributes
+    ----------
+    coef_, intercept_, alpha_, support_, objective_, problem_, backend_, classes_
+        As in :class:`SVMDual`; ``objective_`` is the primal objective above.
+    """
+
+    _problem_class = "LP"
+
+    def _build_problem(self, X, y):
+        return l1_svm(X, y)
+
+
+class SVM2(_WeightedL1SVM):
+    """SVM2, eq. (7) of 004: squared hinge loss with a (weighted) L1 penalty, a QP.
+
+    Primal (solved): ``min_{w,b} sum_i max(0, 1 - y_i (x_i'w + b))^2 + lam sum_j W_j |w_j|``.
+    Dual: ``max_{a >= 0} 1'a - 1/4 ||a||^2  s.t.  |X'Y a| <= lam W, y'a = 0``, with
+    ``a_i = 2 max(0, 1 - y_i f(x_i))`` (``alpha_``). Peer:
+    ``LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1/lam)``, whose
+    objective is ``||w||_1 + C sum_i loss_i`` = (this objective) / lam when the
+    intercept is unpenalised.
+
+    Parameters
+    ----------
+    lam : float > 0, default=1.0
+    weights : array of shape (n_features,), optional
+        Nonnegative penalty weights W (default 1; 004 eq. (5) with weights).
+    solver, solver_options
+        As in :class:`SVMDual`; default chain ``DEFAULT_BACKENDS["QP"]``.
+
+    Attributes
+    ----------
+    coef_, intercept_, alpha_, support_, objective_, problem_, backend_, classes_
+        As in :class:`L1SVM`.
+    """
+
+    def _build_problem(self, X, y):
+        return svm2(X, y)
