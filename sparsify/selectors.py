@@ -235,6 +235,11 @@ class _SamplingSelector(_BaseSelector):
         "random_state": _RANDOM_STATE,
     }
 
+    def __init__(self, *, n_features=None, method="iid", random_state=None):
+        self.n_features = n_features
+        self.method = method
+        self.random_state = random_state
+
     def _select(self, X, y):
         p, r = self._probabilities_and_r(X)
         return sample_features(p, r, method=self.method, random_state=self.random_state)
@@ -284,7 +289,7 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
 
 
 class UniformSelector(_SamplingSelector):
-    """Uniform sampling, p_i = 1/d (003 sec. 6.2, US; 000 sec. 6.2 "Randomfs" with iid).
+    """Uniform sampling, p_i = 1/d (003 sec. 6.2, US).
 
     Parameters
     ----------
@@ -293,11 +298,6 @@ class UniformSelector(_SamplingSelector):
     method : {"iid", "bernoulli"}, default="iid"
     random_state : None, int or numpy.random.Generator
     """
-
-    def __init__(self, *, n_features=None, method="iid", random_state=None):
-        self.n_features = n_features
-        self.method = method
-        self.random_state = random_state
 
     def _probabilities(self, X):
         return np.full(X.shape[1], 1.0 / X.shape[1])
@@ -313,11 +313,6 @@ class WeightSelector(_SamplingSelector):
     method : {"iid", "bernoulli"}, default="iid"
     random_state : None, int or numpy.random.Generator
     """
-
-    def __init__(self, *, n_features=None, method="iid", random_state=None):
-        self.n_features = n_features
-        self.method = method
-        self.random_state = random_state
 
     def _probabilities(self, X):
         return weight_scores(X)
