@@ -175,11 +175,16 @@ class BSSSelector(_TheoremSelector):
 
     def _select(self, X, y):
         V, _ = right_singular_vectors(X, self.k)
-        r = self._n_trials(V.shape[1], bss_features)
-        if r <= V.shape[1]:
+        return self._bss(V, "the rank of X, or k")
+
+    def _bss(self, V, ell_is):
+        """BSS on V with r = n_features, or r from epsilon (001 Theorem 1)."""
+        ell = V.shape[1]
+        r = self._n_trials(ell, bss_features)
+        if r <= ell:
             raise ValueError(
-                f"n_features={r} must exceed ell={V.shape[1]} (the rank of X, or k): BSS "
-                f"needs r > ell. Use n_features >= {V.shape[1] + 1} or a smaller k."
+                f"n_features={r} must exceed ell={ell} ({ell_is}): BSS needs r > ell. "
+                f"Use n_features >= {ell + 1}."
             )
         return bss(V, r, gamma=self.gamma)
 
@@ -217,13 +222,7 @@ class SketchedBSSSelector(BSSSelector):
         G = rng.standard_normal((self.t, X.shape[0])) / np.sqrt(self.t)
         sketch = np.asarray((X.T @ G.T).T) if sp.issparse(X) else G @ X
         V, _ = right_singular_vectors(sketch, None, name="the sketch G X")
-        r = self._n_trials(V.shape[1], bss_features)
-        if r <= V.shape[1]:
-            raise ValueError(
-                f"n_features={r} must exceed ell={V.shape[1]} (the rank of the sketch G X): "
-                f"use n_features >= {V.shape[1] + 1} or a smaller t."
-            )
-        return bss(V, r, gamma=self.gamma)
+        return self._bss(V, "the rank of the sketch G X, at most t")
 
 
 class _SamplingSelector(_BaseSelector):
