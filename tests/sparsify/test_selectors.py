@@ -147,7 +147,12 @@ def test_in_a_pipeline():
     "est,X,exc,match",
     [
         (BSSSelector(n_features=3, epsilon=0.5), np.eye(5), ValueError, "either n_features or"),
-        (BSSSelector(n_features=4), np.eye(5), ValueError, "n_features=4 must exceed ell=5 \\(the rank of X"),
+        (
+            BSSSelector(n_features=4),
+            np.eye(5),
+            ValueError,
+            "n_features=4 must exceed ell=5 \\(the rank of X",
+        ),
         (BSSSelector(epsilon=1.5), np.eye(5), ValueError, "epsilon"),
         (LeverageSelector(n_features=0), np.eye(5), ValueError, "n_features"),
         (RRQRSelector(n_features=9), np.eye(5), ValueError, "n_features must be"),
