@@ -4,6 +4,7 @@ from . import formulations
 from ._backends import DEFAULT_BACKENDS, SolverError, available_backends
 from .lasso import AdaptiveLasso, WeightedLasso
 from .ridge import RLSC, RidgeRegression
+from .support_vectors import SupportVectorSelector
 from .svm import L1SVM, L2SVM, SVM2, SVMDual
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "AdaptiveLasso",
     "RLSC",
     "RidgeRegression",
+    "SupportVectorSelector",
 ]

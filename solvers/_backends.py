@@ -8,6 +8,7 @@ try next (DESIGN.md, "solvers").
 """
 
 import time
+import warnings
 
 import cvxpy as cp
 from cvxpy.constraints import SOC
@@ -190,7 +191,10 @@ def solve_with_fallback(problem, solver, solver_options, problem_class):
         kwargs = {**options, **per_backend.get(name, {})}
         start = time.perf_counter()
         try:
-            problem.solve(solver=name, **kwargs)
+            with warnings.catch_warnings():
+                # An inaccurate solve is reported through the status (and SolverError).
+                warnings.filterwarnings("ignore", message="Solution may be inaccurate")
+                problem.solve(solver=name, **kwargs)
             status, message = problem.status, ""
         except cp.error.SolverError as exc:
             status, message = "error", str(exc).strip().splitlines()[0]

@@ -104,12 +104,14 @@ def svm_dual(X, y, C=1.0, *, selection=None):
     y = np.asarray(y, dtype=float)
     n, d = X.shape
     C = _scalar_param(C, "C")
-    alpha = cp.Variable(n, name="alpha", bounds=[0, C])
+    # a <= C as a constraint: a Parameter in the variable's bounds makes CVXPY 1.9 treat
+    # the quad_form objective as not DPP on the QP path (every re-solve would recompile).
+    alpha = cp.Variable(n, name="alpha", nonneg=True)
     if n <= d:
         quad = cp.quad_form(alpha, gram(X) * np.outer(y, y), assume_PSD=True)
     else:
         quad = cp.sum_squares(X.T @ cp.multiply(y, alpha))
-    return cp.Problem(cp.Maximize(cp.sum(alpha) - 0.5 * quad), [y @ alpha == 0])
+    return cp.Problem(cp.Maximize(cp.sum(alpha) - 0.5 * quad), [y @ alpha == 0, alpha <= C])
 
 
 def svm_primal(X, y, C=1.0, *, loss="hinge"):

@@ -1,0 +1,80 @@
+"""Supervised feature selection on the support vectors (001 Theorem 1)."""
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils._param_validation import HasMethods
+
+from sparsify import BSSSelector
+from sparsify.selectors import _BaseSelector
+
+from .svm import SVMDual
+
+__all__ = ["SupportVectorSelector"]
+
+
+class SupportVectorSelector(_BaseSelector):
+    """Fit an SVM, then run a sparsify selector on its support vectors only (001 Theorem 1).
+
+    Theorem 1 of 001: BSS on the p support vectors ``X_sv`` with ``r = 36 p / eps^2``
+    features keeps the margin, ``gamma~^2 >= (1 - eps) gamma^2``; the same construction
+    with leverage-score sampling holds with high probability. Any sparsify selector can
+    be given; its ``n_features``/``epsilon`` decide r (for BSS with ``epsilon``, r comes
+    from the theorem with ell = rank of ``X_sv`` <= p).
+
+    Parameters
+    ----------
+    selector : sparsify selector, default=None
+        Fitted (a clone) on ``(X[support], y[support])``; None means
+        ``sparsify.BSSSelector()``.
+    svm : classifier with ``support_``, default=None
+        Any estimator of this package (they all set ``support_``); None means
+        ``SVMDual(C=1.0)``.
+
+    Attributes
+    ----------
+    svm_ : fitted clone of ``svm``
+    selector_ : fitted clone of ``selector``
+    support_vectors_ : ndarray of int
+        Row indices of the support vectors (``svm_.support_``).
+    selection_ : sparsify.Selection
+        The selection of ``selector_``; ``transform`` applies it to any X.
+    indices_, scales_ : ndarray
+        ``selection_.indices`` and ``selection_.scales``.
+    """
+
+    _parameter_constraints = {
+        "selector": [HasMethods(["fit", "transform"]), None],
+        "svm": [HasMethods(["fit"]), None],
+    }
+
+    def __init__(self, selector=None, svm=None):
+        self.selector = selector
+        self.svm = svm
+
+    def fit(self, X, y=None):
+        """Fit the SVM on (X, y) and the selector on the support vectors.
+
+        Returns
+        -------
+        self
+        """
+        if y is None:
+            raise ValueError(
+                "y is None: SupportVectorSelector is supervised; call fit(X, y) with the labels."
+            )
+        return super().fit(X, y)
+
+    def _select(self, X, y):
+        self.svm_ = clone(SVMDual() if self.svm is None else self.svm).fit(X, y)
+        sv = np.asarray(self.svm_.support_)
+        if sv.size == 0:
+            raise ValueError("the SVM found no support vectors; there is nothing to select on.")
+        self.support_vectors_ = sv
+        selector = BSSSelector() if self.selector is None else self.selector
+        self.selector_ = clone(selector).fit(X[sv], np.asarray(y)[sv])
+        return self.selector_.selection_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

@@ -1,0 +1,140 @@
+"""Backends: what is installed, per-class defaults, the fallback chain and SolverError."""
+
+import numpy as np
+import pytest
+
+from solvers import (
+    DEFAULT_BACKENDS,
+    L1SVM,
+    L2SVM,
+    RLSC,
+    SVM2,
+    AdaptiveLasso,
+    RidgeRegression,
+    SolverError,
+    SVMDual,
+    WeightedLasso,
+    available_backends,
+)
+from sparsify.datasets import make_bhattacharyya
+
+ESTIMATORS = [
+    SVMDual(),
+    L2SVM(),
+    L2SVM(loss="squared_hinge"),
+    L1SVM(),
+    SVM2(),
+    WeightedLasso(),
+    AdaptiveLasso(),
+    RLSC(solver=None),
+    RidgeRegression(solver=None),
+]
+
+
+def _id(est):
+    return type(est).__name__ + ("-" + est.loss if hasattr(est, "loss") else "")
+
+
+def test_available_backends_lists_installed_with_classes():
+    backends = available_backends()
+    assert {"CLARABEL", "ECOS", "OSQP", "SCS", "HIGHS"} <= set(backends)
+    assert backends["CLARABEL"] == ("LP", "QP", "SOCP")
+    assert "SOCP" not in backends["OSQP"] and "QP" in backends["OSQP"]
+    assert backends["SCIPY"] == ("LP",)
+    assert "ECOS_BB" not in backends  # mixed-integer variant, never useful here
+
+
+def test_default_chains_are_installed_and_support_their_class():
+    backends = available_backends()
+    for problem_class, chain in DEFAULT_BACKENDS.items():
+        for name in chain:
+            assert problem_class in backends[name], (problem_class, name)
+
+
+def test_defaults_avoid_known_weak_spots():
+    # OSQP stops at optimal_inaccurate on the 1-norm SVM LP (test below);
+    # HiGHS hits its limit on the squared-hinge QP (test below).
+    assert "OSQP" not in DEFAULT_BACKENDS["LP"]
+    assert "HIGHS" not in DEFAULT_BACKENDS["QP"]
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=_id)
+def test_default_first_backend_solves_without_fallback(est, data):
+    """A default whose first backend fails on these problems would show up here."""
+    X, y = data
+    est.fit(X, y)
+    assert est.backend_ == DEFAULT_BACKENDS[est._problem_class][0]
+    assert [a["status"] for a in est.solve_attempts_] == ["optimal"]
+
+
+def test_osqp_is_inaccurate_on_the_l1_svm_lp(ionosphere):
+    X, y = ionosphere
+    with pytest.raises(SolverError, match="OSQP: optimal_inaccurate"):
+        L1SVM(solver="OSQP").fit(X, y)
+
+
+def test_highs_hits_its_limit_on_the_squared_hinge_qp():
+    X, y = make_bhattacharyya(n=200, d=1000, k=40, random_state=0)
+    est = SVM2(solver="HIGHS", solver_options={"time_limit": 1.0})
+    with pytest.raises(SolverError, match="HIGHS: user_limit"):
+        est.fit(X, y)
+
+
+def test_fallback_chain_whose_first_backend_fails_still_solves(ionosphere):
+    X, y = ionosphere
+    est = SVMDual(solver=["SCS", "CLARABEL"], solver_options={"SCS": {"max_iters": 1}})
+    est.fit(X, y)
+    assert est.backend_ == "CLARABEL"
+    assert [a["backend"] for a in est.solve_attempts_] == ["SCS", "CLARABEL"]
+    assert est.solve_attempts_[0]["status"] != "optimal"
+    reference = SVMDual().fit(X, y)
+    np.testing.assert_allclose(est.objective_, reference.objective_, rtol=1e-7)
+
+
+def test_solver_error_when_backend_stops_early(ionosphere):
+    X, y = ionosphere
+    est = SVMDual(solver="SCS", solver_options={"max_iters": 1})
+    with pytest.raises(SolverError) as info:
+        est.fit(X, y)
+    message = str(info.value)
+    assert "SCS" in message and "What to try" in message
+    assert info.value.attempts[0]["backend"] == "SCS"
+    assert info.value.attempts[0]["status"] in {"user_limit", "optimal_inaccurate"}
+
+
+def test_error_lists_every_attempt_including_skipped_names(ionosphere):
+    X, y = ionosphere
+    est = L1SVM(solver=["NOT_A_SOLVER", "OSQP"])
+    with pytest.raises(SolverError) as info:
+        est.fit(X, y)
+    attempts = info.value.attempts
+    assert [a["backend"] for a in attempts] == ["NOT_A_SOLVER", "OSQP"]
+    assert attempts[0]["status"] == "skipped"
+    assert "NOT_A_SOLVER: skipped (is not a CVXPY solver name)" in str(info.value)
+
+
+def test_unknown_and_uninstalled_names_are_skipped_and_recorded(ionosphere):
+    X, y = ionosphere
+    est = SVMDual(solver=["GUROBI", "nonsense", "ecos"]).fit(X, y)
+    assert est.backend_ == "ECOS"
+    skipped = {a["backend"]: a["message"] for a in est.solve_attempts_ if a["status"] == "skipped"}
+    assert skipped == {"GUROBI": "is not installed", "nonsense": "is not a CVXPY solver name"}
+
+
+@pytest.mark.parametrize(
+    "solver, match",
+    [("GUROBI", "GUROBI is not installed"), ("NOPE", "NOPE is not a CVXPY solver name"),
+     ("SCIPY", "SCIPY does not solve QP problems"), (["GUROBI", "MOSEK"], "no usable backend")],
+)
+def test_no_usable_backend_is_a_value_error_naming_solver(ionosphere, solver, match):
+    X, y = ionosphere
+    with pytest.raises(ValueError, match=match) as info:
+        SVMDual(solver=solver).fit(X, y)
+    assert "solver=" in str(info.value)
+
+
+@pytest.mark.parametrize("solver", [3, ["CLARABEL", 3]])
+def test_solver_of_wrong_type_is_rejected(ionosphere, solver):
+    X, y = ionosphere
+    with pytest.raises((TypeError, ValueError), match="solver"):
+        SVMDual(solver=solver).fit(X, y)
