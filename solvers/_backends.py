@@ -198,8 +198,12 @@ def solve_with_fallback(problem, solver, solver_options, problem_class):
             status, message = problem.status, ""
         except cp.error.SolverError as exc:
             status, message = "error", str(exc).strip().splitlines()[0]
-        attempt = {"backend": name, "status": status, "message": message,
-                   "wall_time": time.perf_counter() - start}
+        attempt = {
+            "backend": name,
+            "status": status,
+            "message": message,
+            "wall_time": time.perf_counter() - start,
+        }
         if status not in ("error",):
             attempt["compile_time"] = problem.compilation_time
             attempt["solve_time"] = problem.solver_stats.solve_time

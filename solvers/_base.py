@@ -70,7 +70,8 @@ class CvxpyEstimator(BaseEstimator):
     def _solve(self, X, y):
         """Build (or reuse) the problem for (X, y), set its parameters, solve it."""
         structure = {
-            k: v for k, v in self.get_params(deep=False).items()
+            k: v
+            for k, v in self.get_params(deep=False).items()
             if k not in self._dpp_params and k not in ("solver", "solver_options")
         }
         key = (_fingerprint(X, y), repr(sorted(structure.items())))

@@ -35,7 +35,7 @@ class WeightedLasso(LinearRegressor):
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
     objective_ : float
-        The objective above at the solution.
+        The objective above, evaluated at (coef_, intercept_).
     problem_ : cvxpy.Problem
     backend_ : str
     """
@@ -66,7 +66,9 @@ class WeightedLasso(LinearRegressor):
         problem = self._solve(X, y)
         self.coef_ = np.asarray(problem.var_dict["beta"].value, dtype=float)
         self.intercept_ = float(problem.var_dict["beta0"].value)
-        self.objective_ = float(problem.value)
+        residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
+        penalty = self._parameter_values(X, y)["lam_w"] @ np.abs(self.coef_)
+        self.objective_ = float(residual @ residual + penalty)
 
 
 class AdaptiveLasso(WeightedLasso):

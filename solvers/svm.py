@@ -59,7 +59,7 @@ class SVMDual(BinaryLinearClassifier):
     margin_ : float
         ``1 / ||w||`` (the geometric margin of 001).
     objective_ : float
-        The dual objective at the solution (equal to the primal optimum).
+        The dual objective at ``alpha_`` (equal to the primal optimum).
     problem_ : cvxpy.Problem
     backend_ : str
         The backend that solved it.
@@ -89,7 +89,7 @@ class SVMDual(BinaryLinearClassifier):
         # The multiplier of y'a = 0 is the intercept (KKT of the primal/dual pair).
         self.intercept_ = float(problem.constraints[0].dual_value)
         self.margin_ = _margin(self.coef_)
-        self.objective_ = float(problem.value)
+        self.objective_ = float(alpha.sum() - 0.5 * self.coef_ @ self.coef_)
 
 
 class L2SVM(BinaryLinearClassifier):
@@ -112,7 +112,8 @@ class L2SVM(BinaryLinearClassifier):
     Attributes
     ----------
     coef_, intercept_, alpha_, support_, margin_, objective_, problem_, backend_, classes_
-        As in :class:`SVMDual`; ``objective_`` is the primal objective.
+        As in :class:`SVMDual`; ``objective_`` is the primal objective, evaluated at
+        (coef_, intercept_).
     """
 
     _parameter_constraints = {
@@ -135,18 +136,25 @@ class L2SVM(BinaryLinearClassifier):
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        problem = self._solve(X, y)
-        _read_primal(self, problem, "w", "b")
+        _read_primal(self, self._solve(X, y))
         self.margin_ = _margin(self.coef_)
+        losses = _hinge(X, y, self.coef_, self.intercept_)
+        if self.loss == "squared_hinge":
+            losses = losses**2
+        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self.C * losses.sum())
 
 
-def _read_primal(est, problem, coef, intercept):
-    """Set coef_, intercept_, alpha_, support_, objective_ from a solved hinge-type primal."""
-    est.coef_ = np.asarray(problem.var_dict[coef].value, dtype=float)
-    est.intercept_ = float(problem.var_dict[intercept].value)
+def _hinge(X, y, w, b):
+    """``max(0, 1 - y_i (x_i'w + b))`` for every sample."""
+    return np.maximum(0.0, 1.0 - y * (np.asarray(X @ w).ravel() + b))
+
+
+def _read_primal(est, problem):
+    """Set coef_, intercept_, alpha_, support_ from a solved hinge-type primal."""
+    est.coef_ = np.asarray(problem.var_dict["w"].value, dtype=float)
+    est.intercept_ = float(problem.var_dict["b"].value)
     est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
     est.support_ = _support(est.alpha_)
-    est.objective_ = float(problem.value)
 
 
 class _WeightedL1SVM(BinaryLinearClassifier):
@@ -169,7 +177,10 @@ class _WeightedL1SVM(BinaryLinearClassifier):
         return {"lam_w": self.lam * check_weights(self.weights, X.shape[1])}
 
     def _fit_pm(self, X, y):
-        _read_primal(self, self._solve(X, y), "w", "b")
+        _read_primal(self, self._solve(X, y))
+        losses = _hinge(X, y, self.coef_, self.intercept_)
+        penalty = self._parameter_values(X, y)["lam_w"] @ np.abs(self.coef_)
+        self.objective_ = float((losses**2 if self._squared else losses).sum() + penalty)
 
 
 class L1SVM(_WeightedL1SVM):
@@ -194,10 +205,12 @@ class L1SVM(_WeightedL1SVM):
     Attributes
     ----------
     coef_, intercept_, alpha_, support_, objective_, problem_, backend_, classes_
-        As in :class:`SVMDual`; ``objective_`` is the primal objective above.
+        As in :class:`SVMDual`; ``objective_`` is the primal objective above, evaluated
+        at (coef_, intercept_).
     """
 
     _problem_class = "LP"
+    _squared = False
 
     def _build_problem(self, X, y):
         return l1_svm(X, y)
@@ -226,6 +239,8 @@ class SVM2(_WeightedL1SVM):
     coef_, intercept_, alpha_, support_, objective_, problem_, backend_, classes_
         As in :class:`L1SVM`.
     """
+
+    _squared = True
 
     def _build_problem(self, X, y):
         return svm2(X, y)

@@ -123,8 +123,12 @@ def test_unknown_and_uninstalled_names_are_skipped_and_recorded(ionosphere):
 
 @pytest.mark.parametrize(
     "solver, match",
-    [("GUROBI", "GUROBI is not installed"), ("NOPE", "NOPE is not a CVXPY solver name"),
-     ("SCIPY", "SCIPY does not solve QP problems"), (["GUROBI", "MOSEK"], "no usable backend")],
+    [
+        ("GUROBI", "GUROBI is not installed"),
+        ("NOPE", "NOPE is not a CVXPY solver name"),
+        ("SCIPY", "SCIPY does not solve QP problems"),
+        (["GUROBI", "MOSEK"], "no usable backend"),
+    ],
 )
 def test_no_usable_backend_is_a_value_error_naming_solver(ionosphere, solver, match):
     X, y = ionosphere
