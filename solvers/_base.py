@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._backends import solve_with_fallback
@@ -121,11 +121,12 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
         """
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64)
         check_classification_targets(y)
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
         self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
+        if y_type != "binary" or self.classes_.size != 2:
             raise ValueError(
-                f"y must hold exactly two classes (a binary classifier); got "
-                f"{self.classes_.size} class(es): {self.classes_[:10]}."
+                "Only binary classification is supported: y must hold exactly two classes; "
+                f"got {self.classes_.size} class(es): {self.classes_[:10]}."
             )
         self._fit_pm(X, np.where(y == self.classes_[1], 1.0, -1.0))
         return self
@@ -136,7 +137,8 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
 
     def predict(self, X):
         """The class of each row of X (one of ``classes_``)."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        positive = self.decision_function(X) > 0  # checks that self is fitted
+        return self.classes_[positive.astype(int)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

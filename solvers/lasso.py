@@ -11,6 +11,9 @@ from .ridge import ridge_closed_form
 
 __all__ = ["WeightedLasso", "AdaptiveLasso"]
 
+# Initial coefficients below this fraction of the largest are round-off: infinite weight.
+_ZERO_RTOL = 1e-10
+
 
 class WeightedLasso(LinearRegressor):
     """The weighted lasso, eq. (3) of 004, with an unpenalised intercept.
@@ -77,8 +80,8 @@ class AdaptiveLasso(WeightedLasso):
     ``beta_init`` is the least-squares fit (``init="ols"``; the minimum-norm solution
     when X has fewer rows than columns) or the ridge fit with penalty ``init_lam``
     (``init="ridge"``), both with an unpenalised intercept. A feature with
-    ``beta_init_j = 0`` has an infinite weight: its coefficient is fixed at 0 (it is
-    left out of the problem).
+    ``beta_init_j = 0`` (below 1e-10 of the largest ``|beta_init|``: round-off) has an
+    infinite weight: its coefficient is fixed at 0 (it is left out of the problem).
 
     Parameters
     ----------
@@ -121,9 +124,10 @@ class AdaptiveLasso(WeightedLasso):
         return self.weights_[self._kept]
 
     def _fit_xy(self, X, y):
-        beta = _initial_fit(X, y, self.init_lam if self.init == "ridge" else 0.0)
+        beta = np.abs(_initial_fit(X, y, self.init_lam if self.init == "ridge" else 0.0))
+        beta[beta <= _ZERO_RTOL * beta.max(initial=0.0)] = 0.0  # round-off, not a coefficient
         with np.errstate(divide="ignore"):
-            self.weights_ = np.abs(beta) ** -self.gamma
+            self.weights_ = beta**-self.gamma
         self._kept = np.flatnonzero(np.isfinite(self.weights_))
         super()._fit_xy(X[:, self._kept], y)
         coef = np.zeros(X.shape[1])

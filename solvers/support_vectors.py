@@ -3,6 +3,7 @@
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils._param_validation import HasMethods
+from sklearn.utils.multiclass import check_classification_targets
 
 from sparsify import BSSSelector
 from sparsify.selectors import _BaseSelector
@@ -32,10 +33,11 @@ class SupportVectorSelector(_BaseSelector):
 
     Attributes
     ----------
-    svm_ : fitted clone of ``svm``
+    svms_ : list of fitted clones of ``svm``
+        One for two classes; one per class (that class against the rest) for more.
     selector_ : fitted clone of ``selector``
     support_vectors_ : ndarray of int
-        Row indices of the support vectors (``svm_.support_``).
+        Row indices of the support vectors (the union of the ``support_`` of ``svms_``).
     selection_ : sparsify.Selection
         The selection of ``selector_``; ``transform`` applies it to any X.
     indices_, scales_ : ndarray
@@ -60,18 +62,28 @@ class SupportVectorSelector(_BaseSelector):
         """
         if y is None:
             raise ValueError(
-                "y is None: SupportVectorSelector is supervised; call fit(X, y) with the labels."
+                "SupportVectorSelector requires y to be passed, but the target y is None: "
+                "it is supervised; call fit(X, y) with the labels."
             )
         return super().fit(X, y)
 
     def _select(self, X, y):
-        self.svm_ = clone(SVMDual() if self.svm is None else self.svm).fit(X, y)
-        sv = np.asarray(self.svm_.support_)
+        y = np.asarray(y)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(f"y must hold at least two classes; got one class {classes}.")
+        svm = SVMDual() if self.svm is None else self.svm
+        # Two classes: one SVM. More: one SVM per class against the rest, and the support
+        # vectors of any of them (Theorem 1 then holds for each binary problem).
+        targets = [y] if classes.size == 2 else [y == c for c in classes]
+        self.svms_ = [clone(svm).fit(X, t) for t in targets]
+        sv = np.unique(np.concatenate([np.asarray(m.support_) for m in self.svms_]))
         if sv.size == 0:
             raise ValueError("the SVM found no support vectors; there is nothing to select on.")
         self.support_vectors_ = sv
         selector = BSSSelector() if self.selector is None else self.selector
-        self.selector_ = clone(selector).fit(X[sv], np.asarray(y)[sv])
+        self.selector_ = clone(selector).fit(X[sv], y[sv])
         return self.selector_.selection_
 
     def __sklearn_tags__(self):
