@@ -146,10 +146,10 @@ def test_l1_penalties_give_sparse_coefficients(bhattacharyya):
 def test_refit_with_new_hyperparameter_reuses_the_compiled_problem(ionosphere, Est, param):
     X, y = ionosphere
     est = Est(**{param: 1.0}).fit(X, y)
-    problem, first = est.problem_, est.solve_attempts_[-1]["compile_time"]
+    problem, compiled = est.problem_, est.problem_._cache.param_prog
     est.set_params(**{param: 0.25}).fit(X, y)
-    assert est.problem_ is problem
-    assert est.solve_attempts_[-1]["compile_time"] < 0.5 * first
+    # the same problem, and CVXPY reused its compiled parametric program (DPP)
+    assert est.problem_ is problem and est.problem_._cache.param_prog is compiled
     fresh = Est(**{param: 0.25}).fit(X, y)
     np.testing.assert_allclose(est.objective_, fresh.objective_, rtol=1e-6)
     np.testing.assert_allclose(
