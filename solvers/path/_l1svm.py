@@ -35,6 +35,8 @@ _RATE_TOLERANCE = 1e-9
 # Relative size of the smallest pivot of a well-posed candidate system.
 _RANK_TOLERANCE = 1e-10
 _MAX_STALLED_STEPS = 50
+# Samples whose margin is this close to 1 are on the elbow.
+_MARGIN_TOLERANCE = 1e-10
 
 
 def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None):
@@ -111,15 +113,16 @@ class _HingeHomotopy:
     def run(self):
         problem = self.problem
         recorder = PathRecorder(problem, interpolation="constant", lam_tolerance=0.0)
-        stalled = 0
-        while True:
-            direction = self._direction()
+        stalled, loss_rate = 0, -np.inf
+        for n_steps in range(problem.max_steps + 1):
+            direction = self._direction(loss_rate)
             if direction is None:
-                lam = recorder.lams[-1] if recorder.lams else np.inf
+                lam = recorder.lams[-1] if recorder.lams else 0.0
                 recorder.record(lam, self.w, self.intercept, self.active)
                 recorder.stop("the step LP failed (numerically unbounded or infeasible)", lam)
                 break
-            lam = max(-direction.loss_rate, 0.0)
+            loss_rate = direction.loss_rate
+            lam = max(-loss_rate, 0.0)
             if lam <= problem.lam_min:
                 recorder.record(problem.lam_min, self.w, self.intercept, self.active)
                 break
@@ -127,14 +130,15 @@ class _HingeHomotopy:
             recorder.record(lam, self.w, self.intercept, self.active)
             if len(self.active) > problem.max_features:
                 break
-            if recorder.n_steps >= problem.max_steps:
+            if n_steps == problem.max_steps - 1:
                 recorder.stop(f"max_steps={problem.max_steps} reached", lam)
                 break
             step = self._step(direction)
             if step is None:
                 recorder.stop("the loss decreases without an event (numerical breakdown)", lam)
                 break
-            stalled = stalled + 1 if step == 0 else 0
+            norm = np.abs(self.w).sum()
+            stalled = stalled + 1 if step <= _RATE_TOLERANCE * 1e-3 * (1.0 + norm) else 0
             if stalled > _MAX_STALLED_STEPS:
                 recorder.stop("events cycle without ||w||_1 growing (degenerate data)", lam)
                 break
@@ -146,11 +150,22 @@ class _HingeHomotopy:
         """-y_i on L, 0 elsewhere: the loss gradient is ``sum_i left_labels_i [1, x_i]``."""
         return np.where(self.side == _LEFT, -self.problem.y, 0.0)
 
-    def _direction(self):
+    def _direction(self, previous_loss_rate):
+        """The next segment's direction, or None if the step LP fails.
+
+        Samples within rounding of the elbow join E first. A candidate whose
+        loss rate is below the previous segment's contradicts the convexity of
+        the loss in ||w||_1 (it can only come from rounding in a degenerate
+        system), so the step LP decides instead.
+        """
+        off_elbow = self.side != _ELBOW
+        near = off_elbow & (np.abs(self._margins() - 1.0) <= _MARGIN_TOLERANCE)
+        self.side[near] = _ELBOW
         elbow = np.flatnonzero(self.side == _ELBOW)
         if elbow.shape[0] == len(self.active) + 1:
             direction = self._candidate_direction(elbow)
-            if direction is not None:
+            tolerance = _RATE_TOLERANCE * max(1.0, abs(previous_loss_rate))
+            if direction is not None and direction.loss_rate >= previous_loss_rate - tolerance:
                 return direction
         return self._lp_direction(elbow)
 
