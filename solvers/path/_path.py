@@ -96,20 +96,18 @@ class Path:
         lams = self.lams
         if lam >= lams[0]:
             return self.coefs[0].copy(), float(self.intercepts[0])
-        if lam == lams[-1]:
-            return self.coefs[-1].copy(), float(self.intercepts[-1])
         if lam < lams[-1]:
             raise ValueError(
                 f"lam={lam:.6g} is below the end of this path (lams[-1]={lams[-1]:.6g}); "
                 "recompute the path with a smaller lam_min or a larger max_steps/max_features."
             )
-        # k such that lams[k] > lam >= lams[k + 1].
-        k = int(np.searchsorted(-lams, -lam, side="right")) - 1
-        if lam == lams[k + 1] or self._interpolation == "constant":
-            return self.coefs[k + 1].copy(), float(self.intercepts[k + 1])
-        t = (lams[k] - lam) / (lams[k] - lams[k + 1])
-        coef = (1.0 - t) * self.coefs[k] + t * self.coefs[k + 1]
-        intercept = (1.0 - t) * self.intercepts[k] + t * self.intercepts[k + 1]
+        # The first breakpoint at or below lam: lams[k - 1] > lam >= lams[k].
+        k = int(np.searchsorted(-lams, -lam, side="left"))
+        if lam == lams[k] or self._interpolation == "constant":
+            return self.coefs[k].copy(), float(self.intercepts[k])
+        t = (lams[k - 1] - lam) / (lams[k - 1] - lams[k])
+        coef = (1.0 - t) * self.coefs[k - 1] + t * self.coefs[k]
+        intercept = (1.0 - t) * self.intercepts[k - 1] + t * self.intercepts[k]
         return coef, float(intercept)
 
     def decision_function(self, X):

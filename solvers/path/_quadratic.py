@@ -101,19 +101,20 @@ class _QuadraticHomotopy:
         problem = self.problem
         correlations = 2.0 * problem.correlations(self.residual)
         lam_max = float(np.max(np.abs(correlations), initial=0.0))
-        tolerance = _EVENT_TOLERANCE * max(lam_max, 1.0)
+        tolerance = _EVENT_TOLERANCE * lam_max
         recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=tolerance)
         lam = lam_max
         if lam_max > 0:
             for j in np.flatnonzero(np.abs(correlations) >= lam_max - tolerance):
                 self._add_feature(j, np.sign(correlations[j]))
         recorder.record(lam, self.beta, self.intercept, self.active)
-        stalled = 0
+        stalled, n_steps = 0, 1
         while lam > problem.lam_min and len(self.active) <= problem.max_features:
-            if recorder.n_steps >= problem.max_steps:
+            if n_steps >= problem.max_steps:
                 recorder.stop(f"max_steps={problem.max_steps} reached", lam)
                 break
             lam, step, singular = self._step(lam, tolerance)
+            n_steps += 1
             recorder.record(lam, self.beta, self.intercept, self.active)
             if singular:
                 recorder.stop(

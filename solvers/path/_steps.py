@@ -52,10 +52,6 @@ class PathRecorder:
         self.intercepts.append(float(intercept))
         self.active_sets.append(np.array(sorted(active), dtype=np.intp))
 
-    @property
-    def n_steps(self):
-        return len(self.lams)
-
     def stop(self, reason, lam):
         """Warn that the path ends early at ``lam`` and why."""
         warnings.warn(
