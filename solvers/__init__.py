@@ -3,6 +3,7 @@
 from . import formulations
 from ._backends import DEFAULT_BACKENDS, SolverError, available_backends
 from .lasso import AdaptiveLasso, WeightedLasso
+from .path import Path, l1_svm_path, lasso_path, svm2_path  # noqa: F401  (issue 4)
 from .ridge import RLSC, RidgeRegression
 from .support_vectors import SupportVectorSelector
 from .svm import L1SVM, L2SVM, SVM2, SVMDual
