@@ -10,7 +10,7 @@ Each operation costs O(k^2) for k active columns.
 """
 
 import numpy as np
-from scipy.linalg import solve_triangular
+from scipy.linalg.lapack import dpotrs, dtrtrs
 
 # A pivot whose square falls below this fraction of the column's squared norm
 # makes the Gram matrix numerically singular.
@@ -35,8 +35,8 @@ class UpdatableCholesky:
 
     def solve(self, rhs):
         """Solve ``R' R x = rhs``."""
-        z = solve_triangular(self.R, rhs, trans="T", check_finite=False)
-        return solve_triangular(self.R, z, check_finite=False)
+        solution, _ = dpotrs(self.R, rhs, lower=0)
+        return solution
 
     def append(self, cross, diagonal):
         """Add a column with Gram entries ``cross`` (against the others) and ``diagonal``.
@@ -44,7 +44,7 @@ class UpdatableCholesky:
         Returns False, leaving the factor unchanged, when the new column is
         (numerically) a combination of the existing ones.
         """
-        w = solve_triangular(self.R, cross, trans="T", check_finite=False)
+        w, _ = dtrtrs(self.R, cross, lower=0, trans=1)
         pivot = diagonal - w @ w
         if not pivot > _SINGULAR_RATIO * diagonal:
             return False

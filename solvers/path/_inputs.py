@@ -67,11 +67,12 @@ def check_path_inputs(X, y, weights, *, classifier, lam_min, max_features, max_s
                 f"distinct value(s): {classes[:5].tolist()}."
             )
         y = np.where(codes == 1, 1.0, -1.0)
+    unit_weights = weights is None
     weights = _check_weights(weights, d)
     scale = np.where(np.isinf(weights), 0.0, 1.0 / weights)
     if sp.issparse(X):
-        X = sp.csc_matrix(X @ sp.diags(scale))
-    else:
+        X = sp.csc_matrix(X if unit_weights else X @ sp.diags(scale))
+    elif not unit_weights:
         X = X * scale
     return PathProblem(
         X=X,

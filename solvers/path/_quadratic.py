@@ -63,10 +63,16 @@ class _QuadraticHomotopy:
         self.in_loss = np.ones(n, dtype=bool)
         self.active = []  # features, in the order of G's columns 1..k
         self.signs = np.zeros(0)
-        self.active_columns = np.zeros((n, 0))
-        self.blocked = np.zeros(d, dtype=bool)
+        # Active columns, contiguous, in a buffer that doubles when full.
+        self._column_buffer = np.empty((n, min(n, d) + 1), order="F")
+        self.free = np.ones(d, dtype=bool)  # neither active nor blocked
         self.factor = UpdatableCholesky(np.array([[float(n)]]))
         self.residual = y - self.intercept
+        self.correlations = 2.0 * problem.correlations(self.residual)  # 2 X' r_E
+
+    @property
+    def active_columns(self):
+        return self._column_buffer[:, : len(self.active)]
 
     # -- events ---------------------------------------------------------------
 
@@ -74,20 +80,28 @@ class _QuadraticHomotopy:
         column = self.problem.column(j)
         masked = column * self.in_loss
         cross = np.concatenate(([masked.sum()], self.active_columns.T @ masked))
+        self.free[j] = False
         if not self.factor.append(cross, masked @ column):
-            self.blocked[j] = True  # a combination of the active columns (e.g. a duplicate)
-            return
+            return  # blocked: a combination of the active columns (e.g. a duplicate)
+        k = len(self.active)
+        if k == self._column_buffer.shape[1]:
+            self._column_buffer = np.asfortranarray(
+                np.hstack((self._column_buffer, np.empty_like(self._column_buffer)))
+            )
+        self._column_buffer[:, k] = column
         self.active.append(j)
         self.signs = np.append(self.signs, sign)
-        self.active_columns = np.column_stack((self.active_columns, column))
 
     def _remove_feature(self, position):
         j = self.active.pop(position)
         self.beta[j] = 0.0
         self.signs = np.delete(self.signs, position)
-        self.active_columns = np.delete(self.active_columns, position, axis=1)
+        k = len(self.active)
+        self._column_buffer[:, position:k] = self._column_buffer[:, position + 1 : k + 1]
         self.factor.remove(position + 1)
-        self.blocked[:] = False  # the active span shrank: blocked columns may fit again
+        # The active span shrank: blocked columns may fit again.
+        self.free[:] = True
+        self.free[self.active] = False
 
     def _move_row(self, i, joins):
         """Add (joins=True) or remove sample i from E; False if G became singular."""
@@ -99,7 +113,7 @@ class _QuadraticHomotopy:
 
     def run(self):
         problem = self.problem
-        correlations = 2.0 * problem.correlations(self.residual)
+        correlations = self.correlations
         lam_max = float(np.max(np.abs(correlations), initial=0.0))
         tolerance = _EVENT_TOLERANCE * lam_max
         recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=tolerance)
@@ -136,19 +150,16 @@ class _QuadraticHomotopy:
         direction = 0.5 * self.factor.solve(rhs)  # d(b0, beta_A) / d(-lam)
         fitted_rate = direction[0] + self.active_columns @ direction[1:]
         in_loss = self.in_loss
-        passes = problem.correlations(
-            np.column_stack((self.residual * in_loss, fitted_rate * in_loss))
-        )
-        correlations, rates = 2.0 * passes[:, 0], 2.0 * passes[:, 1]
+        # The one pass over X: how fast each correlation 2 X_j' r_E changes.
+        rates = 2.0 * problem.correlations(fitted_rate * in_loss)
+        correlations = self.correlations
 
-        free = ~self.blocked
-        free[self.active] = False
         # Slacks that reach zero at an event, each shrinking at a constant rate.
         join_steps = np.minimum(
             steps_to_zero(lam - correlations, 1.0 - rates),
             steps_to_zero(lam + correlations, 1.0 + rates),
         )
-        join_steps[~free] = np.inf
+        join_steps[~self.free] = np.inf
         beta_active = self.beta[self.active]
         leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
         leave_steps[beta_active == 0] = np.inf
@@ -171,7 +182,9 @@ class _QuadraticHomotopy:
             step = lam - problem.lam_min
         self.intercept += step * direction[0]
         self.beta[self.active] = beta_active + step * direction[1:]
-        self.residual = self.y - self.intercept - self.active_columns @ self.beta[self.active]
+        correlations -= step * rates
+        if self.margin_rows:
+            self.residual = self.y - self.intercept - self.active_columns @ self.beta[self.active]
         lam = problem.lam_min if reaches_end else lam - step
         if reaches_end:
             return lam, step, False
@@ -183,7 +196,6 @@ class _QuadraticHomotopy:
             if not self._move_row(i, joins=not in_loss[i]):
                 return lam, step, True
         joining = np.flatnonzero(join_steps <= limit)
-        new_correlations = correlations - step * rates
-        for j in joining[np.argsort(-np.abs(new_correlations[joining]))]:
-            self._add_feature(j, np.sign(new_correlations[j]))
+        for j in joining[np.argsort(-np.abs(correlations[joining]))]:
+            self._add_feature(j, np.sign(correlations[j]))
         return lam, step, False

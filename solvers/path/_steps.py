@@ -18,9 +18,9 @@ def steps_to_zero(slack, rate):
     ``inf``. Slacks that rounding made slightly negative count as zero, so an
     event is triggered by the direction of motion, never by the sign of noise.
     """
-    steps = np.full(slack.shape, np.inf)
-    shrinking = rate > 0
-    steps[shrinking] = np.maximum(slack[shrinking], 0.0) / rate[shrinking]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        steps = np.maximum(slack, 0.0) / rate
+    steps[~(rate > 0)] = np.inf
     return steps
 
 
@@ -50,7 +50,7 @@ class PathRecorder:
         self.lams.append(lam)
         self.coefs.append(np.array(coef, dtype=np.float64))
         self.intercepts.append(float(intercept))
-        self.active_sets.append(np.array(sorted(active), dtype=np.intp))
+        self.active_sets.append(np.sort(np.asarray(active, dtype=np.intp)))
 
     def stop(self, reason, lam):
         """Warn that the path ends early at ``lam`` and why."""
