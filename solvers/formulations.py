@@ -66,18 +66,21 @@ def _hinge_slack(X, y, w, b):
     return xi, margin
 
 
-def svm_dual(X, y, C=1.0, *, selection=None):
-    """The soft-margin SVM dual, eq. (2) of 001 (eq. (3) with a feature selection).
+def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None):
+    r"""The soft-margin SVM dual, eq. (2) of 001 (eq. (3) with a feature selection).
 
     .. math::
 
-        \\max_a\\; 1'a - \\tfrac12 a' Y X X' Y a
-        \\quad\\text{s.t.}\\quad y'a = 0,\\; 0 \\le a \\le C
+        \max_a\; 1'a - \tfrac12 a' Y X X' Y a
+        \quad\text{s.t.}\quad y'a = 0,\; 0 \le a \le C
 
     With ``selection`` (a :class:`sparsify.Selection` R), X is replaced by X R, which
     is eq. (3) of 001. The primal is ``min 1/2 ||w||^2 + C sum_i xi_i`` over (w, b, xi)
     with ``y_i (x_i'w + b) >= 1 - xi_i, xi >= 0``; the two are tied by ``w = X'Y a``,
-    and the optimal values are equal.
+    b is the multiplier of ``y'a = 0``, and the optimal values are equal.
+    With ``loss="squared_hinge"`` (primal ``C sum_i xi_i^2``) the dual has no upper
+    bound and the extra term ``- ||a||^2 / (4C)``, written with the Parameter
+    ``"inv_2C"`` = 1/(2C) so that it stays DPP; then ``xi = a / (2C)``.
 
     The quadratic term is built on the n x n Gram matrix ``Q = Y X X' Y`` with
     ``quad_form(a, Q, assume_PSD=True)`` when n <= d (text data: never a dense n x d
@@ -89,16 +92,18 @@ def svm_dual(X, y, C=1.0, *, selection=None):
     X : array or sparse matrix of shape (n, d)
     y : array of shape (n,), values in {-1, +1}
     C : float > 0
-        Box constraint; the Parameter ``"C"``.
+        Box constraint; the Parameter ``"C"`` (``"inv_2C"`` for the squared hinge).
+    loss : {"hinge", "squared_hinge"}
     selection : sparsify.Selection, optional
         Solve eq. (3) of 001 in the selected feature space X R.
 
     Returns
     -------
     cvxpy.Problem
-        Variable ``"alpha"`` (shape (n,)), Parameter ``"C"``; the value is the dual
-        objective.
+        Variable ``"alpha"`` (shape (n,)); ``constraints[0]`` is ``y'a = 0``; the value
+        is the dual objective.
     """
+    _check_loss(loss)
     if selection is not None:
         X = selection.apply(X)
     y = np.asarray(y, dtype=float)
@@ -111,7 +116,19 @@ def svm_dual(X, y, C=1.0, *, selection=None):
         quad = cp.quad_form(alpha, gram(X) * np.outer(y, y), assume_PSD=True)
     else:
         quad = cp.sum_squares(X.T @ cp.multiply(y, alpha))
-    return cp.Problem(cp.Maximize(cp.sum(alpha) - 0.5 * quad), [y @ alpha == 0, alpha <= C])
+    objective = cp.sum(alpha) - 0.5 * quad
+    constraints = [y @ alpha == 0]
+    if loss == "hinge":
+        constraints.append(alpha <= C)
+    else:
+        inv_2C = _scalar_param(0.5 / C.value, "inv_2C")
+        objective = objective - 0.5 * inv_2C * cp.sum_squares(alpha)
+    return cp.Problem(cp.Maximize(objective), constraints)
+
+
+def _check_loss(loss):
+    if loss not in ("hinge", "squared_hinge"):
+        raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
 
 
 def svm_primal(X, y, C=1.0, *, loss="hinge"):
@@ -141,8 +158,7 @@ def svm_primal(X, y, C=1.0, *, loss="hinge"):
         Variables ``"w"``, ``"b"``, ``"xi"``; ``problem.constraints[0]`` is the margin
         constraint, whose ``dual_value`` is a.
     """
-    if loss not in ("hinge", "squared_hinge"):
-        raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
+    _check_loss(loss)
     y = np.asarray(y, dtype=float)
     w = cp.Variable(X.shape[1], name="w")
     b = cp.Variable(name="b")
@@ -159,8 +175,8 @@ def l1_svm(X, y, lam=1.0, weights=None):
 
         \\min_{w, b}\\; \\sum_i [1 - y_i (x_i'w + b)]_+ + \\lambda \\sum_j W_j |w_j|
 
-    written with slack ``xi`` for the hinge. Its LP dual is
-    ``max 1'a  s.t.  |X'Y a| <= lam W (elementwise), y'a = 0, 0 <= a <= 1``.
+    written with slack ``xi`` for the hinge and ``w = w_pos - w_neg`` (both >= 0). Its LP
+    dual is ``max 1'a  s.t.  |X'Y a| <= lam W (elementwise), y'a = 0, 0 <= a <= 1``.
 
     Parameters
     ----------
@@ -173,7 +189,8 @@ def l1_svm(X, y, lam=1.0, weights=None):
     Returns
     -------
     cvxpy.Problem
-        Variables ``"w"``, ``"b"``, ``"xi"``; Parameter ``"lam_w"`` = lam * weights.
+        Variables ``"w_pos"``, ``"w_neg"`` (w is their difference), ``"b"``, ``"xi"``;
+        Parameter ``"lam_w"`` = lam * weights.
     """
     return _l1_penalised_hinge(X, y, lam, weights, squared=False)
 
@@ -205,12 +222,22 @@ def svm2(X, y, lam=1.0, weights=None):
 
 def _l1_penalised_hinge(X, y, lam, weights, *, squared):
     y = np.asarray(y, dtype=float)
-    w = cp.Variable(X.shape[1], name="w")
     b = cp.Variable(name="b")
+    lam_w = _lam_w(lam, weights, X.shape[1])
+    if squared:
+        w = cp.Variable(X.shape[1], name="w")
+        penalty = lam_w @ cp.abs(w)
+    else:
+        # The LP: w = w_pos - w_neg with w_pos, w_neg >= 0, so HiGHS receives the
+        # nonnegativity as variable bounds (the textbook LP, as linprog gets it) instead
+        # of 2d extra rows for |w|; 2.5x faster on 200 x 1000 data.
+        w_pos = cp.Variable(X.shape[1], name="w_pos", nonneg=True)
+        w_neg = cp.Variable(X.shape[1], name="w_neg", nonneg=True)
+        w = w_pos - w_neg
+        penalty = lam_w @ (w_pos + w_neg)
     xi, margin = _hinge_slack(X, y, w, b)
     loss = cp.sum_squares(xi) if squared else cp.sum(xi)
-    lam_w = _lam_w(lam, weights, X.shape[1])
-    return cp.Problem(cp.Minimize(loss + lam_w @ cp.abs(w)), [margin])
+    return cp.Problem(cp.Minimize(loss + penalty), [margin])
 
 
 def weighted_lasso(X, y, lam=1.0, weights=None):

@@ -81,25 +81,31 @@ class SVMDual(BinaryLinearClassifier):
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        problem = self._solve(X, y)
-        alpha = np.clip(problem.var_dict["alpha"].value, 0.0, self.C)
-        self.alpha_ = alpha
-        self.support_ = _support(alpha)
-        self.coef_ = np.asarray(X.T @ (y * alpha)).ravel()
-        # The multiplier of y'a = 0 is the intercept (KKT of the primal/dual pair).
-        self.intercept_ = float(problem.constraints[0].dual_value)
-        self.margin_ = _margin(self.coef_)
-        self.objective_ = float(alpha.sum() - 0.5 * self.coef_ @ self.coef_)
+        _read_dual(self, self._solve(X, y), X, y, upper=self.C)
+        self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
+
+
+def _read_dual(est, problem, X, y, upper):
+    """Set alpha_, support_, coef_ = X'Y a, intercept_, margin_ from a solved SVM dual."""
+    est.alpha_ = np.clip(problem.var_dict["alpha"].value, 0.0, upper)
+    est.support_ = _support(est.alpha_)
+    est.coef_ = np.asarray(X.T @ (y * est.alpha_)).ravel()
+    # The multiplier of y'a = 0 is the intercept (KKT of the primal/dual pair).
+    est.intercept_ = float(problem.constraints[0].dual_value)
+    est.margin_ = _margin(est.coef_)
 
 
 class L2SVM(BinaryLinearClassifier):
-    """Linear SVM with the 2-norm penalty, solved in the primal (for n >> d).
+    """Linear SVM with the 2-norm penalty, hinge or squared hinge loss.
 
-    Primal (solved): ``min_{w,b} 1/2 ||w||^2 + C sum_i loss_i`` with
+    Primal: ``min_{w,b} 1/2 ||w||^2 + C sum_i loss_i`` with
     ``loss_i = max(0, 1 - y_i (x_i'w + b))`` (``"hinge"``) or its square
     (``"squared_hinge"``). Dual: for the hinge, eq. (2) of 001; for the squared hinge,
     the same with ``Q + I/(2C)`` in place of Q and no upper bound. Map: the multipliers
-    a of the margin constraints give ``w = X'Y a`` (``alpha_``).
+    a of the margin constraints give ``w = X'Y a`` (``alpha_``). The primal
+    (:func:`solvers.formulations.svm_primal`, d + n + 1 variables) is solved when
+    n >= d, the dual (:func:`solvers.formulations.svm_dual` on the n x n Gram matrix)
+    when d > n.
     Peers: ``SVC(kernel="linear")`` (hinge) and ``LinearSVC(loss="squared_hinge")``.
 
     Parameters
@@ -112,8 +118,9 @@ class L2SVM(BinaryLinearClassifier):
     Attributes
     ----------
     coef_, intercept_, alpha_, support_, margin_, objective_, problem_, backend_, classes_
-        As in :class:`SVMDual`; ``objective_`` is the primal objective, evaluated at
-        (coef_, intercept_).
+        As in :class:`SVMDual`. ``objective_`` is the primal objective at
+        (coef_, intercept_) when the primal is solved, the dual objective at ``alpha_``
+        (equal at the optimum) when the dual is.
     """
 
     _parameter_constraints = {
@@ -130,18 +137,35 @@ class L2SVM(BinaryLinearClassifier):
         self.solver_options = solver_options
 
     def _build_problem(self, X, y):
+        if _use_dual(X):
+            return svm_dual(X, y, loss=self.loss)
         return svm_primal(X, y, loss=self.loss)
 
     def _parameter_values(self, X, y):
+        if _use_dual(X) and self.loss == "squared_hinge":
+            return {"inv_2C": 0.5 / self.C}
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        _read_primal(self, self._solve(X, y))
+        problem = self._solve(X, y)
+        squared = self.loss == "squared_hinge"
+        if _use_dual(X):
+            _read_dual(self, problem, X, y, upper=np.inf if squared else self.C)
+            # The dual value (the primal optimum): evaluating the primal at w = X'Ya
+            # would amplify the solver's tolerance on the margins.
+            ridge = self.alpha_ @ self.alpha_ / (4 * self.C) if squared else 0.0
+            self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)
+            return
+        _read_primal(self, problem)
         self.margin_ = _margin(self.coef_)
         losses = _hinge(X, y, self.coef_, self.intercept_)
-        if self.loss == "squared_hinge":
-            losses = losses**2
-        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self.C * losses.sum())
+        total = losses @ losses if squared else losses.sum()
+        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self.C * total)
+
+
+def _use_dual(X):
+    """d > n: the n x n dual is smaller than the primal and avoids a dense n x d block."""
+    return X.shape[1] > X.shape[0]
 
 
 def _hinge(X, y, w, b):
@@ -151,7 +175,9 @@ def _hinge(X, y, w, b):
 
 def _read_primal(est, problem):
     """Set coef_, intercept_, alpha_, support_ from a solved hinge-type primal."""
-    est.coef_ = np.asarray(problem.var_dict["w"].value, dtype=float)
+    v = problem.var_dict
+    w = v["w"].value if "w" in v else v["w_pos"].value - v["w_neg"].value
+    est.coef_ = np.asarray(w, dtype=float)
     est.intercept_ = float(problem.var_dict["b"].value)
     est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
     est.support_ = _support(est.alpha_)

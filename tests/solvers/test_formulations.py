@@ -21,6 +21,7 @@ from sparsify import Selection
 
 BUILDERS = {
     "svm_dual": lambda X, y: svm_dual(X, y, 0.5),
+    "svm_dual_sq": lambda X, y: svm_dual(X, y, 0.5, loss="squared_hinge"),
     "svm_primal": lambda X, y: svm_primal(X, y, 0.5),
     "svm_primal_sq": lambda X, y: svm_primal(X, y, 0.5, loss="squared_hinge"),
     "l1_svm": lambda X, y: l1_svm(X, y, 0.5),
@@ -73,7 +74,8 @@ def test_l1_svm_with_every_lp_backend_matches_linprog(backend, data):
     options = {"eps_abs": 1e-9, "eps_rel": 1e-9} if backend == "SCS" else {}
     problem.solve(solver=backend, **options)
     assert problem.status == "optimal"
-    w, b = problem.var_dict["w"].value, problem.var_dict["b"].value
+    v = problem.var_dict
+    w, b = v["w_pos"].value - v["w_neg"].value, v["b"].value
     reference = _l1_svm_linprog(X, y, lam)
     rtol = 1e-5 if backend == "SCS" else 1e-6
     np.testing.assert_allclose(_hinge_objective(X, y, w, b, lam), reference, rtol=rtol)
@@ -160,7 +162,8 @@ def test_resolve_with_new_parameter_skips_compilation(ionosphere):
 def test_names_of_variables_and_parameters(bhattacharyya):
     X, y = bhattacharyya
     assert set(svm_dual(X, y).var_dict) == {"alpha"}
-    assert set(l1_svm(X, y).var_dict) == {"w", "b", "xi"}
+    assert set(l1_svm(X, y).var_dict) == {"w_pos", "w_neg", "b", "xi"}
+    assert set(svm2(X, y).var_dict) == {"w", "b", "xi"}
     assert set(l1_svm(X, y).param_dict) == {"lam_w"}
     assert set(weighted_lasso(X, y).var_dict) == {"beta", "beta0"}
     assert set(ridge(X, y).var_dict) == {"beta"} and set(rlsc(X, y).var_dict) == {"x"}

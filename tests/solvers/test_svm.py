@@ -53,7 +53,10 @@ def test_l2svm_hinge_matches_svc_and_the_dual(data, C):
         0.5 * est.coef_ @ est.coef_
         + C * np.maximum(0, 1 - y * (X @ est.coef_ + est.intercept_)).sum()
     )
-    np.testing.assert_allclose(est.objective_, primal, rtol=1e-7)
+    # primal form (n > d): objective_ is the primal at coef_; dual form (d > n): the dual
+    np.testing.assert_allclose(
+        est.objective_, primal, rtol=1e-7 if X.shape[0] > X.shape[1] else 1e-5
+    )
     np.testing.assert_allclose(est.objective_, dual.objective_, rtol=1e-5)  # strong duality
     np.testing.assert_allclose(est.margin_, 1 / np.linalg.norm(_svc(X, y, C).coef_), rtol=1e-3)
     # the margin-constraint multipliers are the dual solution: w = X'Y a
@@ -62,8 +65,8 @@ def test_l2svm_hinge_matches_svc_and_the_dual(data, C):
     )
 
 
-def test_l2svm_squared_hinge_matches_linearsvc(ionosphere):
-    X, y = ionosphere
+def test_l2svm_squared_hinge_matches_linearsvc(data):
+    X, y = data
     C = 0.5
     est = L2SVM(C=C, loss="squared_hinge").fit(X, y)
 
@@ -78,7 +81,7 @@ def test_l2svm_squared_hinge_matches_linearsvc(ionosphere):
         C=C, loss="squared_hinge", dual=False, tol=1e-12, intercept_scaling=100.0, max_iter=100000
     ).fit(X, y)
     theirs = objective(ref.coef_.ravel(), ref.intercept_[0])
-    np.testing.assert_allclose(est.objective_, objective(est.coef_, est.intercept_), rtol=1e-7)
+    np.testing.assert_allclose(est.objective_, objective(est.coef_, est.intercept_), rtol=1e-5)
     assert est.objective_ <= theirs * (1 + 1e-7)
     np.testing.assert_allclose(est.objective_, theirs, rtol=1e-4)
     np.testing.assert_allclose(est.coef_, ref.coef_.ravel(), atol=1e-2)
