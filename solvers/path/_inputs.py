@@ -42,6 +42,14 @@ class PathProblem:
         """``X' V`` for an (n, m) array V: the one O(nd) pass of each step."""
         return np.asarray(self.X.T @ vectors)
 
+    def column_norms(self, order):
+        """The ``order``-norm (1 or 2) of every column of the rescaled X."""
+        if sp.issparse(self.X):
+            powers = abs(self.X) if order == 1 else self.X.multiply(self.X)
+            sums = np.asarray(powers.sum(axis=0)).ravel()
+            return sums if order == 1 else np.sqrt(sums)
+        return np.linalg.norm(self.X, ord=order, axis=0)
+
     def unscale(self, coefs):
         """Coefficients of the caller's problem from those of the rescaled one."""
         inverse = np.where(np.isinf(self.weights), 0.0, 1.0 / self.weights)

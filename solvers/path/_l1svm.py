@@ -106,6 +106,10 @@ class _HingeHomotopy:
         self.active = []
         self.signs = np.zeros(0)
         self.active_columns = np.zeros((n, 0))
+        # The largest loss rate any unit step could have: rates below this
+        # fraction of it are rounding noise (the loss is flat: lam = 0).
+        largest_sum = float(np.max(problem.column_norms(1), initial=0.0))
+        self.flat_rate = _RATE_TOLERANCE * largest_sum
 
     def _margins(self):
         return self.problem.y * (self.intercept + self.active_columns @ self.w[self.active])
@@ -122,7 +126,7 @@ class _HingeHomotopy:
                 recorder.stop("the step LP failed (numerically unbounded or infeasible)", lam)
                 break
             loss_rate = direction.loss_rate
-            lam = max(-loss_rate, 0.0)
+            lam = -loss_rate if -loss_rate > self.flat_rate else 0.0
             if lam <= problem.lam_min:
                 recorder.record(problem.lam_min, self.w, self.intercept, self.active)
                 break

@@ -115,6 +115,11 @@ class _QuadraticHomotopy:
         problem = self.problem
         correlations = self.correlations
         lam_max = float(np.max(np.abs(correlations), initial=0.0))
+        # |2 X_j' r| <= 2 ||X_j|| ||r||: a lam_max below rounding of that bound is 0.
+        largest_norm = np.max(problem.column_norms(2), initial=0.0)
+        noise = _EVENT_TOLERANCE * 2.0 * largest_norm * np.linalg.norm(self.residual)
+        if lam_max <= noise:
+            lam_max = 0.0
         tolerance = _EVENT_TOLERANCE * lam_max
         recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=tolerance)
         lam = lam_max
