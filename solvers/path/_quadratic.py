@@ -21,6 +21,8 @@ leaves E). G's Cholesky factor is updated per event (`UpdatableCholesky`), and
 each step makes one pass over X for the correlations and their rates.
 """
 
+import itertools
+
 import numpy as np
 
 from ._cholesky import UpdatableCholesky
@@ -28,6 +30,8 @@ from ._steps import PathRecorder, steps_to_zero
 
 # Events closer than this fraction of lam_max are simultaneous.
 _EVENT_TOLERANCE = 1e-11
+# Ties among more features than this are resolved greedily, not by search.
+_MAX_TIE_SEARCH = 8
 # Consecutive zero-length steps allowed before declaring a cycle.
 _MAX_STALLED_STEPS = 50
 
@@ -66,6 +70,7 @@ class _QuadraticHomotopy:
         # Active columns, contiguous, in a buffer that doubles when full.
         self._column_buffer = np.empty((n, min(n, d) + 1), order="F")
         self.free = np.ones(d, dtype=bool)  # neither active nor blocked
+        self.held_out = []  # tied features kept out of the current segment
         self.factor = UpdatableCholesky(np.array([[float(n)]]))
         self.residual = y - self.intercept
         self.correlations = 2.0 * problem.correlations(self.residual)  # 2 X' r_E
@@ -148,11 +153,62 @@ class _QuadraticHomotopy:
                 break
         return recorder.path()
 
+    def _direction(self):
+        """``d(b0, beta_A) / d(-lam) = G^{-1} [0; s] / 2``, consistent for features joining at zero.
+
+        A feature that has just joined (coefficient 0) must move with the sign
+        of its correlation. After ties (several joining at once) some may not;
+        then the joining subset is chosen so that the others' correlations stay
+        within lam (`_resolve_tie`), the lasso modification of Efron et al.
+        (2004, sec. 3.1) applied to simultaneous joins.
+        """
+        direction = 0.5 * self.factor.solve(np.concatenate(([0.0], self.signs)))
+        joining = np.flatnonzero(self.beta[self.active] == 0)
+        if np.all(self.signs[joining] * direction[1:][joining] >= 0):
+            return direction
+        left_out = sorted(self._resolve_tie(joining), reverse=True)
+        self.held_out = [self.active[p] for p in left_out]
+        for position in left_out:
+            self._remove_feature(position)
+        # On the boundary but not joining: no candidate again until the next event.
+        self.free[self.held_out] = False
+        return 0.5 * self.factor.solve(np.concatenate(([0.0], self.signs)))
+
+    def _resolve_tie(self, joining):
+        """Positions (in the active list) of the tied features that must not join.
+
+        Searches the subsets S of the tied features, largest first, for one
+        whose direction moves every feature of S with its sign and keeps every
+        other tied feature's correlation within lam (``s_j a_j >= 1``): the
+        small linear complementarity problem of a tie. Falls back to dropping
+        the feature moving most against its sign.
+        """
+        columns = self.active_columns * self.in_loss[:, None]
+        Z = np.column_stack((self.in_loss.astype(float), columns))
+        gram = Z.T @ Z
+        rhs = np.concatenate(([0.0], self.signs))
+        settled = [0] + [p + 1 for p in range(len(self.active)) if p not in set(joining)]
+        if len(joining) <= _MAX_TIE_SEARCH:
+            for size in range(len(joining) - 1, -1, -1):
+                for subset in itertools.combinations(joining, size):
+                    kept = settled + [p + 1 for p in subset]
+                    try:
+                        v = 0.5 * np.linalg.solve(gram[np.ix_(kept, kept)], rhs[kept])
+                    except np.linalg.LinAlgError:
+                        continue
+                    left_out = [p for p in joining if p not in subset]
+                    rates = 2.0 * gram[np.ix_([p + 1 for p in left_out], kept)] @ v
+                    moves = self.signs[list(subset)] * v[len(settled) :]
+                    if np.all(moves >= 0) and np.all(self.signs[left_out] * rates >= 1.0 - 1e-9):
+                        return left_out
+        v = 0.5 * self.factor.solve(rhs)
+        against = self.signs[joining] * v[1:][joining]
+        return [int(joining[np.argmin(against)])]
+
     def _step(self, lam, tolerance):
         """Move to the next event below lam and apply it; return (new lam, step, singular)."""
         problem = self.problem
-        rhs = np.concatenate(([0.0], self.signs))
-        direction = 0.5 * self.factor.solve(rhs)  # d(b0, beta_A) / d(-lam)
+        direction = self._direction()
         fitted_rate = direction[0] + self.active_columns @ direction[1:]
         in_loss = self.in_loss
         # The one pass over X: how fast each correlation 2 X_j' r_E changes.
@@ -201,6 +257,9 @@ class _QuadraticHomotopy:
             if not self._move_row(i, joins=not in_loss[i]):
                 return lam, step, True
         joining = np.flatnonzero(join_steps <= limit)
+        self.free[self.held_out] = True
+        self.free[self.active] = False
+        self.held_out = []
         for j in joining[np.argsort(-np.abs(correlations[joining]))]:
             self._add_feature(j, np.sign(correlations[j]))
         return lam, step, False
