@@ -110,6 +110,8 @@ class _HingeHomotopy:
         # fraction of it are rounding noise (the loss is flat: lam = 0).
         largest_sum = float(np.max(problem.column_norms(1), initial=0.0))
         self.flat_rate = _RATE_TOLERANCE * largest_sum
+        # |null' a_j| <= ||a_j|| <= ||x_j|| + 1: smaller projections are rounding noise.
+        self.join_tolerance = _RANK_TOLERANCE * (problem.column_norms(2) + 1.0)
 
     def _margins(self):
         return self.problem.y * (self.intercept + self.active_columns @ self.w[self.active])
@@ -212,9 +214,12 @@ class _HingeHomotopy:
             np.zeros((2, null_dot.shape[0])),
         )
         for row, sign in enumerate((1.0, -1.0)):
+            # null' a_j(s); near zero, a_j(s) lies in the span of the system's
+            # columns (a duplicate of an active feature, same sign): no candidate.
+            projection = null_dot + null[-1] * sign
             with np.errstate(divide="ignore", invalid="ignore"):
-                t = null[-1] / (null_dot + null[-1] * sign)
-                valid = np.isfinite(t) & (sign * t > 0)
+                t = null[-1] / projection
+                valid = (np.abs(projection) > self.join_tolerance) & (sign * t > 0)
                 t = np.where(valid, t, 0.0)
             join_t[row] = t
             join_rates[row] = np.where(valid, base + t * (left_dot - p_dot - p[-1] * sign), np.inf)
