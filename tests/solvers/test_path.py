@@ -398,3 +398,40 @@ def test_max_steps_warns_with_the_lam_reached(kind):
     with pytest.warns(PathWarning, match=r"stopped at lam=\S+ .*max_steps=3"):
         path = PATH_FUNCTIONS[kind](X, y, max_steps=3)
     assert len(path.lams) == 3
+
+
+def _degenerate_data(seed):
+    """Small data, mostly with exact ties: integer-valued, duplicated or mostly-zero columns."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(5, 40)), int(rng.integers(1, 50))
+    style = seed % 4
+    if style == 0:
+        X = rng.standard_normal((n, d))
+    elif style == 1:
+        X = rng.integers(-1, 2, (n, d)).astype(float)
+    elif style == 2:
+        X = rng.standard_normal((n, d))
+        X[:, rng.integers(0, d, d // 2)] = X[:, rng.integers(0, d, d // 2)]
+    else:
+        X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.3)
+    y = np.where(rng.random(n) < rng.uniform(0.2, 0.8), 1.0, -1.0)
+    if np.all(y == y[0]):
+        y[0] = -y[0]
+    weights = rng.uniform(0.3, 3, d) if seed % 3 == 0 else np.ones(d)
+    return X, y, weights
+
+
+# Seeds of a random search that once broke a path: simultaneous joins with a
+# wrong-signed direction (277, 469), drift or cycles along duplicated columns
+# (26, 78, 102, 362, 434, 550), lam_max within rounding of zero (156).
+@pytest.mark.parametrize("seed", [26, 78, 102, 156, 277, 362, 434, 469, 550])
+@pytest.mark.parametrize("kind", KINDS)
+def test_ties_from_random_search(kind, seed):
+    X, y, weights = _degenerate_data(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PathWarning)
+        path = PATH_FUNCTIONS[kind](X, y, weights)
+    assert path.lams[-1] == 0.0
+    for lam, coef, intercept in zip(path.lams, path.coefs, path.intercepts, strict=True):
+        violation = kkt_violation(kind, X, y, coef, intercept, lam, weights)
+        assert violation <= 1e-7 * max(path.lams[0], 1.0)
