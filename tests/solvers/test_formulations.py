@@ -163,8 +163,8 @@ def test_names_of_variables_and_parameters(bhattacharyya):
     X, y = bhattacharyya
     assert set(svm_dual(X, y).var_dict) == {"alpha"}
     assert set(l1_svm(X, y).var_dict) == {"w_pos", "w_neg", "b", "xi"}
-    assert set(svm2(X, y).var_dict) == {"w", "b", "xi"}
+    assert set(svm2(X, y).var_dict) == {"w", "b", "xi", "l1"}
     assert set(l1_svm(X, y).param_dict) == {"lam_w"}
-    assert set(weighted_lasso(X, y).var_dict) == {"beta", "beta0"}
+    assert set(weighted_lasso(X, y).var_dict) == {"beta", "beta0", "l1"}
     assert set(ridge(X, y).var_dict) == {"beta"} and set(rlsc(X, y).var_dict) == {"x"}
     assert isinstance(svm_primal(X, y).constraints[0], cp.constraints.Inequality)
