@@ -32,6 +32,8 @@ from ._steps import PathRecorder, steps_to_zero
 _EVENT_TOLERANCE = 1e-11
 # Ties among more features than this are resolved greedily, not by search.
 _MAX_TIE_SEARCH = 8
+# Rates of correlations that differ from the rate of lam by less are equal to it.
+_RATE_TOLERANCE = 1e-9
 # Consecutive zero-length steps allowed before declaring a cycle.
 _MAX_STALLED_STEPS = 50
 
@@ -69,8 +71,11 @@ class _QuadraticHomotopy:
         self.signs = np.zeros(0)
         # Active columns, contiguous, in a buffer that doubles when full.
         self._column_buffer = np.empty((n, min(n, d) + 1), order="F")
-        self.free = np.ones(d, dtype=bool)  # neither active nor blocked
-        self.held_out = []  # tied features kept out of the current segment
+        self.is_active = np.zeros(d, dtype=bool)
+        # Features whose column is a combination of the active ones within E
+        # (e.g. duplicates): not candidates until E or the active set changes.
+        self.blocked = np.zeros(d, dtype=bool)
+        self.held_out = np.zeros(d, dtype=bool)  # tied features kept out of one segment
         self.factor = UpdatableCholesky(np.array([[float(n)]]))
         self.residual = y - self.intercept
         self.correlations = 2.0 * problem.correlations(self.residual)  # 2 X' r_E
@@ -85,9 +90,9 @@ class _QuadraticHomotopy:
         column = self.problem.column(j)
         masked = column * self.in_loss
         cross = np.concatenate(([masked.sum()], self.active_columns.T @ masked))
-        self.free[j] = False
         if not self.factor.append(cross, masked @ column):
-            return  # blocked: a combination of the active columns (e.g. a duplicate)
+            self.blocked[j] = True
+            return
         k = len(self.active)
         if k == self._column_buffer.shape[1]:
             self._column_buffer = np.asfortranarray(
@@ -95,23 +100,24 @@ class _QuadraticHomotopy:
             )
         self._column_buffer[:, k] = column
         self.active.append(j)
+        self.is_active[j] = True
         self.signs = np.append(self.signs, sign)
 
     def _remove_feature(self, position):
         j = self.active.pop(position)
+        self.is_active[j] = False
         self.beta[j] = 0.0
         self.signs = np.delete(self.signs, position)
         k = len(self.active)
         self._column_buffer[:, position:k] = self._column_buffer[:, position + 1 : k + 1]
         self.factor.remove(position + 1)
-        # The active span shrank: blocked columns may fit again.
-        self.free[:] = True
-        self.free[self.active] = False
+        self.blocked[:] = False  # the active span changed: blocked columns may fit now
 
     def _move_row(self, i, joins):
         """Add (joins=True) or remove sample i from E; False if G became singular."""
         row = np.concatenate(([1.0], self.active_columns[i]))
         self.in_loss[i] = joins
+        self.blocked[:] = False  # the span within E changed: blocked columns may fit now
         return self.factor.rank_one(row, 1.0 if joins else -1.0)
 
     # -- the loop -------------------------------------------------------------
@@ -137,15 +143,11 @@ class _QuadraticHomotopy:
             if n_steps >= problem.max_steps:
                 recorder.stop(f"max_steps={problem.max_steps} reached", lam)
                 break
-            lam, step, singular = self._step(lam, tolerance)
+            lam, step, breakdown = self._step(lam, tolerance)
             n_steps += 1
             recorder.record(lam, self.beta, self.intercept, self.active)
-            if singular:
-                recorder.stop(
-                    "the Gram matrix of the samples in the loss became singular "
-                    "(fewer samples in the loss than active features; the solution is not unique)",
-                    lam,
-                )
+            if breakdown:
+                recorder.stop(breakdown + "; the solution is not unique below this lam", lam)
                 break
             stalled = stalled + 1 if step <= tolerance else 0
             if stalled > _MAX_STALLED_STEPS:
@@ -167,11 +169,10 @@ class _QuadraticHomotopy:
         if np.all(self.signs[joining] * direction[1:][joining] >= 0):
             return direction
         left_out = sorted(self._resolve_tie(joining), reverse=True)
-        self.held_out = [self.active[p] for p in left_out]
+        # On the boundary but not joining: no candidate again until the next event.
+        self.held_out[[self.active[p] for p in left_out]] = True
         for position in left_out:
             self._remove_feature(position)
-        # On the boundary but not joining: no candidate again until the next event.
-        self.free[self.held_out] = False
         return 0.5 * self.factor.solve(np.concatenate(([0.0], self.signs)))
 
     def _resolve_tie(self, joining):
@@ -206,7 +207,10 @@ class _QuadraticHomotopy:
         return [int(joining[np.argmin(against)])]
 
     def _step(self, lam, tolerance):
-        """Move to the next event below lam and apply it; return (new lam, step, singular)."""
+        """Move to the next event below lam and apply it.
+
+        Returns the new lam, the step, and why the path cannot go on (None if it can).
+        """
         problem = self.problem
         direction = self._direction()
         fitted_rate = direction[0] + self.active_columns @ direction[1:]
@@ -216,11 +220,23 @@ class _QuadraticHomotopy:
         correlations = self.correlations
 
         # Slacks that reach zero at an event, each shrinking at a constant rate.
+        upper_rate, lower_rate = 1.0 - rates, 1.0 + rates
         join_steps = np.minimum(
-            steps_to_zero(lam - correlations, 1.0 - rates),
-            steps_to_zero(lam + correlations, 1.0 + rates),
+            steps_to_zero(lam - correlations, upper_rate),
+            steps_to_zero(lam + correlations, lower_rate),
         )
-        join_steps[~self.free] = np.inf
+        # A blocked column whose correlation clearly moves out of [-lam, lam]
+        # would have to join but cannot (a duplicate's stays on the boundary).
+        stuck_steps = np.minimum(
+            steps_to_zero(
+                lam - correlations, np.where(upper_rate > _RATE_TOLERANCE, upper_rate, 0)
+            ),
+            steps_to_zero(
+                lam + correlations, np.where(lower_rate > _RATE_TOLERANCE, lower_rate, 0)
+            ),
+        )
+        stuck_steps[~self.blocked] = np.inf
+        join_steps[self.is_active | self.blocked | self.held_out] = np.inf
         beta_active = self.beta[self.active]
         leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
         leave_steps[beta_active == 0] = np.inf
@@ -233,6 +249,7 @@ class _QuadraticHomotopy:
 
         step = min(
             lam - problem.lam_min,
+            stuck_steps.min(initial=np.inf),
             join_steps.min(initial=np.inf),
             leave_steps.min(initial=np.inf),
             row_steps.min(initial=np.inf),
@@ -248,18 +265,33 @@ class _QuadraticHomotopy:
             self.residual = self.y - self.intercept - self.active_columns @ self.beta[self.active]
         lam = problem.lam_min if reaches_end else lam - step
         if reaches_end:
-            return lam, step, False
-
+            return lam, step, None
         limit = step + tolerance
+        stuck = np.flatnonzero(stuck_steps <= limit)
+        if stuck.size:
+            return (
+                lam,
+                step,
+                (
+                    f"feature {stuck[0]} must become active but its column is a combination of "
+                    "the active ones on the samples in the loss"
+                ),
+            )
+
         for position in sorted(np.flatnonzero(leave_steps <= limit), reverse=True):
             self._remove_feature(position)
         for i in np.flatnonzero(row_steps <= limit):
             if not self._move_row(i, joins=not in_loss[i]):
-                return lam, step, True
+                return (
+                    lam,
+                    step,
+                    (
+                        f"sample {i} leaves the loss and the Gram matrix of the samples in the "
+                        "loss becomes singular"
+                    ),
+                )
+        self.held_out[:] = False
         joining = np.flatnonzero(join_steps <= limit)
-        self.free[self.held_out] = True
-        self.free[self.active] = False
-        self.held_out = []
         for j in joining[np.argsort(-np.abs(correlations[joining]))]:
             self._add_feature(j, np.sign(correlations[j]))
-        return lam, step, False
+        return lam, step, None
