@@ -26,6 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from .._backends import SolverError
 from ._inputs import check_path_inputs
 from ._steps import PathRecorder, steps_to_zero
 
@@ -122,13 +123,20 @@ class _HingeHomotopy:
         stalled, loss_rate = 0, -np.inf
         for n_steps in range(problem.max_steps + 1):
             direction = self._direction(loss_rate)
+            if direction is None and not recorder.lams:
+                raise SolverError(
+                    "l1_svm_path: the step LP at lam_max failed (HiGHS via "
+                    "scipy.optimize.linprog); check X for extreme scales."
+                )
             if direction is None:
-                lam = recorder.lams[-1] if recorder.lams else 0.0
+                lam = recorder.lams[-1]
                 recorder.record(lam, self.w, self.intercept, self.active)
                 recorder.stop("the step LP failed (numerically unbounded or infeasible)", lam)
                 break
             loss_rate = direction.loss_rate
             lam = -loss_rate if -loss_rate > self.flat_rate else 0.0
+            if recorder.lams:  # rounding must not let the slopes decrease
+                lam = min(lam, recorder.lams[-1])
             if lam <= problem.lam_min:
                 recorder.record(problem.lam_min, self.w, self.intercept, self.active)
                 break
