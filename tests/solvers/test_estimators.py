@@ -109,7 +109,7 @@ def _backend_cases():
             yield pytest.param(est, backend, marks=marks, id=f"{_ids(est)}-{backend}")
 
 
-@pytest.mark.parametrize("est, backend", _backend_cases())
+@pytest.mark.parametrize("est, backend", list(_backend_cases()))
 def test_every_backend_gives_the_same_objective(est, backend, data):
     X, y = _fit_data(est, data)
     reference = clone(est).set_params(solver="CLARABEL").fit(X, y)
