@@ -75,16 +75,18 @@ class CvxpyEstimator(BaseEstimator):
             if k not in self._dpp_params and k not in ("solver", "solver_options")
         }
         key = (_fingerprint(X, y), repr(sorted(structure.items())))
-        problem = self.__dict__.get("problem_")
+        problem = self.__dict__.get("_problem")
         if problem is None or self.__dict__.get("_problem_key") != key:
             problem = self._build_problem(X, y)
         for name, value in self._parameter_values(X, y).items():
             problem.param_dict[name].value = value
-        # Store before solving: a failed solve still leaves the compiled problem for a retry.
-        self.problem_, self._problem_key = problem, key
+        # Cached before solving: after a SolverError, a retry with another backend on the
+        # same data reuses the compiled problem. Exposed as problem_ once solved.
+        self._problem, self._problem_key = problem, key
         self.backend_, self.solve_attempts_ = solve_with_fallback(
             problem, self.solver, self.solver_options, self._problem_class
         )
+        self.problem_ = problem
         return problem
 
     def _linear_response(self, X):
@@ -94,8 +96,8 @@ class CvxpyEstimator(BaseEstimator):
 
     def __getstate__(self):
         state = super().__getstate__()
-        state.pop("problem_", None)
-        state.pop("_problem_key", None)
+        for name in ("problem_", "_problem", "_problem_key"):
+            state.pop(name, None)
         return state
 
     def __sklearn_tags__(self):

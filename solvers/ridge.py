@@ -78,6 +78,7 @@ class _RidgeFit:
         if self.solver == "svd":
             self.dual_coef_, self.coef_ = ridge_closed_form(X, y, self.lam)
             self.backend_ = "svd"
+            self.__dict__.pop("problem_", None)  # from an earlier fit with a CVXPY backend
         else:
             problem = self._solve(X, y)
             if "x" in problem.var_dict:

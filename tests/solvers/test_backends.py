@@ -142,3 +142,14 @@ def test_solver_of_wrong_type_is_rejected(ionosphere, solver):
     X, y = ionosphere
     with pytest.raises((TypeError, ValueError), match="solver"):
         SVMDual(solver=solver).fit(X, y)
+
+
+def test_retry_after_solver_error_reuses_the_compiled_problem(ionosphere):
+    X, y = ionosphere
+    est = L1SVM(solver="OSQP")
+    with pytest.raises(SolverError):
+        est.fit(X, y)
+    assert not hasattr(est, "problem_")  # not exposed: nothing was solved
+    compiled = est._problem
+    est.set_params(solver="HIGHS").fit(X, y)
+    assert est.problem_ is compiled and est.backend_ == "HIGHS"
