@@ -179,3 +179,17 @@ def test_csr_and_csc_input_give_the_dense_solution(bhattacharyya, Est):
         est = Est().fit(fmt(X), y)
         np.testing.assert_allclose(est.objective_, dense.objective_, rtol=1e-6)
         np.testing.assert_array_equal(est.predict(fmt(X)), dense.predict(X))
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_l2svm_dual_form_for_d_above_n_refits_with_new_C(bhattacharyya, loss):
+    X, y = bhattacharyya
+    est = L2SVM(C=1.0, loss=loss).fit(X, y)
+    assert set(est.problem_.var_dict) == {"alpha"}  # d > n: the Gram dual
+    problem = est.problem_
+    est.set_params(C=0.05).fit(X, y)
+    assert est.problem_ is problem
+    fresh = L2SVM(C=0.05, loss=loss).fit(X, y)
+    np.testing.assert_allclose(est.objective_, fresh.objective_, rtol=1e-6)
+    primal = L2SVM(C=0.05, loss=loss).fit(X[:, : X.shape[0]], y)  # n >= d: the primal
+    assert set(primal.problem_.var_dict) == {"w", "b", "xi"}
