@@ -7,6 +7,7 @@ failed, :class:`SolverError` lists each attempt (backend, status, message) and w
 try next (DESIGN.md, "solvers").
 """
 
+import functools
 import time
 import warnings
 
@@ -87,6 +88,12 @@ def available_backends():
     >>> "CLARABEL" in available_backends()
     True
     """
+    return dict(_installed())
+
+
+@functools.cache
+def _installed():
+    # cvxpy.installed_solvers() probes imports (about 3 ms): once per session is enough.
     return {
         name: _classes(name)
         for name in cp.installed_solvers()
