@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg import qr_delete, qr_insert
 from scipy.optimize import linprog
 
 from .._backends import SolverError
@@ -95,6 +96,71 @@ class _Direction:
     elbow_exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
 
 
+class _ElbowSystem:
+    """The QR factors of Zhu et al.'s step system, updated between knots.
+
+    Rows: ``y_i [1, x_{i,V}]`` for the elbow samples, then the norm row
+    ``[0, s_V]``; columns: intercept, then the active features. Between two
+    generic knots one sample or feature comes or goes, so the full QR
+    factorisation is updated with Givens rotations (``scipy.linalg.qr_insert``,
+    ``qr_delete``; O(k^2)) rather than recomputed; after the step LP has changed
+    several at once it is recomputed.
+    """
+
+    def __init__(self, problem):
+        self.problem = problem
+        self.rows, self.features, self.signs = [], [], []
+        self.Q = self.R = None
+
+    def factor(self, elbow, features, signs, active_columns):
+        """(elbow samples in row order, Q, R) for the current elbow and active set."""
+        kept_features = [
+            (j, s) for j, s in zip(self.features, self.signs, strict=True) if j in set(features)
+        ]
+        current = list(zip(features, signs.tolist(), strict=True))
+        new_rows = sorted(set(elbow.tolist()) - set(self.rows))
+        changes = len(self.features) - len(kept_features) + len(current) - len(kept_features)
+        changes += len(set(self.rows) - set(elbow.tolist())) + len(new_rows)
+        if self.Q is None or changes > 2 or kept_features != current[: len(kept_features)]:
+            self._recompute(elbow, features, signs, active_columns)
+        else:
+            self._update(elbow, current, len(kept_features), new_rows, active_columns)
+        return np.array(self.rows, dtype=np.intp), self.Q, self.R
+
+    def _recompute(self, elbow, features, signs, active_columns):
+        y = self.problem.y
+        k = len(features)
+        system = np.zeros((elbow.shape[0] + 1, k + 1))
+        system[:-1, 0] = y[elbow]
+        system[:-1, 1:] = y[elbow, None] * active_columns[elbow]
+        system[-1, 1:] = signs
+        self.Q, self.R = np.linalg.qr(system, mode="complete")
+        self.rows, self.features, self.signs = elbow.tolist(), list(features), signs.tolist()
+
+    def _update(self, elbow, current, n_kept, new_rows, active_columns):
+        y, Q, R = self.problem.y, self.Q, self.R
+        wanted = set(elbow.tolist())
+        for position in reversed(range(len(self.rows))):
+            if self.rows[position] not in wanted:
+                Q, R = qr_delete(Q, R, position, which="row", check_finite=False)
+                del self.rows[position]
+        keep = {j for j, _ in current[:n_kept]}
+        for position in reversed(range(len(self.features))):
+            if self.features[position] not in keep:
+                Q, R = qr_delete(Q, R, position + 1, which="col", check_finite=False)
+        rows = self.rows
+        for j, sign in current[n_kept:]:
+            column = np.append(y[rows] * self.problem.column(j)[rows], sign)
+            Q, R = qr_insert(Q, R, column, R.shape[1], which="col", check_finite=False)
+        for i in new_rows:
+            row = y[i] * np.concatenate(([1.0], active_columns[i]))
+            Q, R = qr_insert(Q, R, row, len(self.rows), which="row", check_finite=False)
+            self.rows.append(i)
+        self.Q, self.R = Q, R
+        self.features = [j for j, _ in current]
+        self.signs = [s for _, s in current]
+
+
 class _HingeHomotopy:
     def __init__(self, problem):
         self.problem = problem
@@ -107,6 +173,7 @@ class _HingeHomotopy:
         self.active = []
         self.signs = np.zeros(0)
         self.active_columns = np.zeros((n, 0))
+        self.system = _ElbowSystem(problem)
         # The largest loss rate any unit step could have: rates below this
         # fraction of it are rounding noise (the loss is flat: lam = 0).
         largest_sum = float(np.max(problem.column_norms(1), initial=0.0))
@@ -187,11 +254,7 @@ class _HingeHomotopy:
         """Best of Zhu et al.'s candidates at a generic knot, or None if the system is singular."""
         problem, y = self.problem, self.problem.y
         k = len(self.active)
-        system = np.zeros((k + 2, k + 1))  # rows: elbow samples, then the norm row
-        system[:-1, 0] = y[elbow]
-        system[:-1, 1:] = y[elbow, None] * self.active_columns[elbow]
-        system[-1, 1:] = self.signs
-        Q, R = np.linalg.qr(system, mode="complete")
+        elbow, Q, R = self.system.factor(elbow, self.active, self.signs, self.active_columns)
         pivots = np.abs(np.diag(R))
         if pivots.min(initial=np.inf) <= _RANK_TOLERANCE * max(pivots.max(initial=0.0), 1.0):
             return None
