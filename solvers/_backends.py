@@ -193,7 +193,9 @@ def solve_with_fallback(problem, solver, solver_options, problem_class):
     """
     chain, attempts = resolve_chain(solver, problem_class)
     options = dict(solver_options or {})
-    per_backend = {k.upper(): options.pop(k) for k in list(options) if k.upper() in chain}
+    per_backend = {
+        k.upper(): options.pop(k) for k in list(options) if k.upper() in _known_solvers()
+    }
     for name in chain:
         kwargs = {**options, **per_backend.get(name, {})}
         start = time.perf_counter()

@@ -153,3 +153,9 @@ def test_retry_after_solver_error_reuses_the_compiled_problem(ionosphere):
     compiled = est._problem
     est.set_params(solver="HIGHS").fit(X, y)
     assert est.problem_ is compiled and est.backend_ == "HIGHS"
+
+
+def test_options_for_a_backend_outside_the_chain_are_ignored(ionosphere):
+    X, y = ionosphere
+    est = SVMDual(solver="CLARABEL", solver_options={"SCS": {"max_iters": 1}}).fit(X, y)
+    assert est.backend_ == "CLARABEL"
