@@ -145,7 +145,7 @@ def resolve_chain(solver, problem_class):
             continue
         if name in installed:
             why = f"does not solve {problem_class} problems"
-        elif name in defines.INSTALLED_SOLVERS or name in _known_solvers():
+        elif name in _known_solvers():
             why = "is not installed"
         else:
             why = "is not a CVXPY solver name"
