@@ -38,6 +38,11 @@ _RATE_TOLERANCE = 1e-9
 _MAX_STALLED_STEPS = 50
 
 
+def _clear(rates):
+    """Rates with those within rounding of zero set to zero."""
+    return np.where(rates > _RATE_TOLERANCE, rates, 0.0)
+
+
 def quadratic_path(problem, *, margin_rows):
     """Follow the path of ``sum_E (y - f)^2 + lam ||beta||_1`` from lam_max down.
 
@@ -76,6 +81,7 @@ class _QuadraticHomotopy:
         # (e.g. duplicates): not candidates until E or the active set changes.
         self.blocked = np.zeros(d, dtype=bool)
         self.held_out = np.zeros(d, dtype=bool)  # tied features kept out of one segment
+        self.tie = False  # several features joined at the last breakpoint
         self.factor = UpdatableCholesky(np.array([[float(n)]]))
         self.residual = y - self.intercept
         self.correlations = 2.0 * problem.correlations(self.residual)  # 2 X' r_E
@@ -135,7 +141,9 @@ class _QuadraticHomotopy:
         recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=tolerance)
         lam = lam_max
         if lam_max > 0:
-            for j in np.flatnonzero(np.abs(correlations) >= lam_max - tolerance):
+            joining = np.flatnonzero(np.abs(correlations) >= lam_max - tolerance)
+            self.tie = joining.size > 1
+            for j in joining:
                 self._add_feature(j, np.sign(correlations[j]))
         recorder.record(lam, self.beta, self.intercept, self.active)
         stalled, n_steps = 0, 1
@@ -165,6 +173,9 @@ class _QuadraticHomotopy:
         (2004, sec. 3.1) applied to simultaneous joins.
         """
         direction = 0.5 * self.factor.solve(np.concatenate(([0.0], self.signs)))
+        if not self.tie:  # a lone join moves with its sign (the LARS sign property)
+            return direction
+        self.tie = False
         joining = np.flatnonzero(self.beta[self.active] == 0)
         if np.all(self.signs[joining] * direction[1:][joining] >= 0):
             return direction
@@ -216,7 +227,8 @@ class _QuadraticHomotopy:
         fitted_rate = direction[0] + self.active_columns @ direction[1:]
         in_loss = self.in_loss
         # The one pass over X: how fast each correlation 2 X_j' r_E changes.
-        rates = 2.0 * problem.correlations(fitted_rate * in_loss)
+        in_loss_rate = fitted_rate * in_loss if self.margin_rows else fitted_rate
+        rates = 2.0 * problem.correlations(in_loss_rate)
         correlations = self.correlations
 
         # Slacks that reach zero at an event, each shrinking at a constant rate.
@@ -227,16 +239,16 @@ class _QuadraticHomotopy:
         )
         # A blocked column whose correlation clearly moves out of [-lam, lam]
         # would have to join but cannot (a duplicate's stays on the boundary).
-        stuck_steps = np.minimum(
-            steps_to_zero(
-                lam - correlations, np.where(upper_rate > _RATE_TOLERANCE, upper_rate, 0)
-            ),
-            steps_to_zero(
-                lam + correlations, np.where(lower_rate > _RATE_TOLERANCE, lower_rate, 0)
-            ),
-        )
-        stuck_steps[~self.blocked] = np.inf
-        join_steps[self.is_active | self.blocked | self.held_out] = np.inf
+        blocked = np.flatnonzero(self.blocked) if self.blocked.any() else np.zeros(0, np.intp)
+        stuck_steps = np.zeros(0)
+        if blocked.size:
+            stuck_steps = np.minimum(
+                steps_to_zero(lam - correlations[blocked], _clear(upper_rate[blocked])),
+                steps_to_zero(lam + correlations[blocked], _clear(lower_rate[blocked])),
+            )
+        join_steps[self.is_active] = np.inf
+        if blocked.size or self.held_out.any():
+            join_steps[self.blocked | self.held_out] = np.inf
         beta_active = self.beta[self.active]
         leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
         leave_steps[beta_active == 0] = np.inf
@@ -290,8 +302,12 @@ class _QuadraticHomotopy:
                         "loss becomes singular"
                     ),
                 )
-        self.held_out[:] = False
+        if self.held_out.any():
+            self.held_out[:] = False
         joining = np.flatnonzero(join_steps <= limit)
+        # Joins together with other events: check the signs of the next direction.
+        leaving, moving_rows = leave_steps <= limit, row_steps <= limit
+        self.tie = joining.size > 1 or (joining.size == 1 and (leaving.any() or moving_rows.any()))
         for j in joining[np.argsort(-np.abs(correlations[joining]))]:
             self._add_feature(j, np.sign(correlations[j]))
         return lam, step, None
