@@ -70,7 +70,7 @@ class _QuadraticHomotopy:
         # Start: beta = 0 and the best intercept. For SVM2 with two classes the
         # mean label lies in (-1, 1), so every margin is < 1 and E is all rows.
         self.intercept = y.mean()
-        self.beta = np.zeros(d)
+        self.active_coefs = np.zeros(0)  # beta_A, in the order of self.active
         self.in_loss = np.ones(n, dtype=bool)
         self.active = []  # features, in the order of G's columns 1..k
         self.signs = np.zeros(0)
@@ -85,6 +85,12 @@ class _QuadraticHomotopy:
         self.factor = UpdatableCholesky(np.array([[float(n)]]))
         self.residual = y - self.intercept
         self.correlations = 2.0 * problem.correlations(self.residual)  # 2 X' r_E
+
+    def _coef(self):
+        """beta as a full vector of n_features."""
+        coef = np.zeros(self.is_active.shape[0])
+        coef[self.active] = self.active_coefs
+        return coef
 
     @property
     def active_columns(self):
@@ -106,13 +112,14 @@ class _QuadraticHomotopy:
             )
         self._column_buffer[:, k] = column
         self.active.append(j)
+        self.active_coefs = np.append(self.active_coefs, 0.0)
         self.is_active[j] = True
         self.signs = np.append(self.signs, sign)
 
     def _remove_feature(self, position):
         j = self.active.pop(position)
         self.is_active[j] = False
-        self.beta[j] = 0.0
+        self.active_coefs = np.delete(self.active_coefs, position)
         self.signs = np.delete(self.signs, position)
         k = len(self.active)
         self._column_buffer[:, position:k] = self._column_buffer[:, position + 1 : k + 1]
@@ -145,7 +152,7 @@ class _QuadraticHomotopy:
             self.tie = joining.size > 1
             for j in joining:
                 self._add_feature(j, np.sign(correlations[j]))
-        recorder.record(lam, self.beta, self.intercept, self.active)
+        recorder.record(lam, self._coef(), self.intercept, self.active)
         stalled, n_steps = 0, 1
         while lam > problem.lam_min and len(self.active) <= problem.max_features:
             if n_steps >= problem.max_steps:
@@ -153,7 +160,7 @@ class _QuadraticHomotopy:
                 break
             lam, step, breakdown = self._step(lam, tolerance)
             n_steps += 1
-            recorder.record(lam, self.beta, self.intercept, self.active)
+            recorder.record(lam, self._coef(), self.intercept, self.active)
             if breakdown:
                 recorder.stop(breakdown + "; the solution is not unique below this lam", lam)
                 break
@@ -176,7 +183,7 @@ class _QuadraticHomotopy:
         if not self.tie:  # a lone join moves with its sign (the LARS sign property)
             return direction
         self.tie = False
-        joining = np.flatnonzero(self.beta[self.active] == 0)
+        joining = np.flatnonzero(self.active_coefs == 0)
         if np.all(self.signs[joining] * direction[1:][joining] >= 0):
             return direction
         left_out = sorted(self._resolve_tie(joining), reverse=True)
@@ -249,7 +256,7 @@ class _QuadraticHomotopy:
         join_steps[self.is_active] = np.inf
         if blocked.size or self.held_out.any():
             join_steps[self.blocked | self.held_out] = np.inf
-        beta_active = self.beta[self.active]
+        beta_active = self.active_coefs
         leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
         leave_steps[beta_active == 0] = np.inf
         if self.margin_rows:
@@ -271,10 +278,10 @@ class _QuadraticHomotopy:
         if reaches_end:
             step = lam - problem.lam_min
         self.intercept += step * direction[0]
-        self.beta[self.active] = beta_active + step * direction[1:]
+        self.active_coefs = beta_active + step * direction[1:]
         correlations -= step * rates
         if self.margin_rows:
-            self.residual = self.y - self.intercept - self.active_columns @ self.beta[self.active]
+            self.residual = self.y - self.intercept - self.active_columns @ self.active_coefs
         lam = problem.lam_min if reaches_end else lam - step
         if reaches_end:
             return lam, step, None
