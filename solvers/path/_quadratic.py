@@ -34,8 +34,13 @@ _EVENT_TOLERANCE = 1e-11
 _MAX_TIE_SEARCH = 8
 # Rates of correlations that differ from the rate of lam by less are equal to it.
 _RATE_TOLERANCE = 1e-9
+# A blocked column must cross lam by this many event tolerances to stop the path.
+_STUCK_MARGIN = 100
 # Consecutive zero-length steps allowed before declaring a cycle.
 _MAX_STALLED_STEPS = 50
+
+
+_NO_STEPS = np.zeros(0)
 
 
 def _clear(rates):
@@ -100,7 +105,7 @@ class _QuadraticHomotopy:
 
     def _add_feature(self, j, sign):
         column = self.problem.column(j)
-        masked = column * self.in_loss
+        masked = column * self.in_loss if self.margin_rows else column
         cross = np.concatenate(([masked.sum()], self.active_columns.T @ masked))
         if not self.factor.append(cross, masked @ column):
             self.blocked[j] = True
@@ -247,7 +252,7 @@ class _QuadraticHomotopy:
         # A blocked column whose correlation clearly moves out of [-lam, lam]
         # would have to join but cannot (a duplicate's stays on the boundary).
         blocked = np.flatnonzero(self.blocked) if self.blocked.any() else np.zeros(0, np.intp)
-        stuck_steps = np.zeros(0)
+        stuck_steps = _NO_STEPS
         if blocked.size:
             stuck_steps = np.minimum(
                 steps_to_zero(lam - correlations[blocked], _clear(upper_rate[blocked])),
@@ -259,20 +264,25 @@ class _QuadraticHomotopy:
         beta_active = self.active_coefs
         leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
         leave_steps[beta_active == 0] = np.inf
+        row_steps = _NO_STEPS
         if self.margin_rows:
             # r_i = y_i - f_i shrinks by fitted_rate per step; i is in the loss iff y_i r_i > 0.
             side = np.where(in_loss, self.y, -self.y)
             row_steps = steps_to_zero(side * self.residual, side * fitted_rate)
-        else:
-            row_steps = np.full(0, np.inf)
 
         step = min(
             lam - problem.lam_min,
-            stuck_steps.min(initial=np.inf),
-            join_steps.min(initial=np.inf),
+            join_steps.min(),
             leave_steps.min(initial=np.inf),
             row_steps.min(initial=np.inf),
         )
+        # A blocked column only stops the path if it crosses clearly before the
+        # next event and clearly above lam_min (not through rounding near the end).
+        margin = _STUCK_MARGIN * tolerance
+        crossing = (stuck_steps < step - margin) & (lam - stuck_steps > problem.lam_min + margin)
+        stuck = blocked[crossing]
+        if stuck.size:
+            step = stuck_steps[crossing].min()
         step = max(step, 0.0)
         reaches_end = lam - step <= problem.lam_min + tolerance
         if reaches_end:
@@ -286,7 +296,6 @@ class _QuadraticHomotopy:
         if reaches_end:
             return lam, step, None
         limit = step + tolerance
-        stuck = np.flatnonzero(stuck_steps <= limit)
         if stuck.size:
             return (
                 lam,
@@ -297,9 +306,11 @@ class _QuadraticHomotopy:
                 ),
             )
 
-        for position in sorted(np.flatnonzero(leave_steps <= limit), reverse=True):
+        leaving = np.flatnonzero(leave_steps <= limit)
+        moving_rows = np.flatnonzero(row_steps <= limit)
+        for position in leaving[::-1]:
             self._remove_feature(position)
-        for i in np.flatnonzero(row_steps <= limit):
+        for i in moving_rows:
             if not self._move_row(i, joins=not in_loss[i]):
                 return (
                     lam,
@@ -313,8 +324,7 @@ class _QuadraticHomotopy:
             self.held_out[:] = False
         joining = np.flatnonzero(join_steps <= limit)
         # Joins together with other events: check the signs of the next direction.
-        leaving, moving_rows = leave_steps <= limit, row_steps <= limit
-        self.tie = joining.size > 1 or (joining.size == 1 and (leaving.any() or moving_rows.any()))
+        self.tie = joining.size > 1 or (joining.size == 1 and leaving.size + moving_rows.size > 0)
         for j in joining[np.argsort(-np.abs(correlations[joining]))]:
             self._add_feature(j, np.sign(correlations[j]))
         return lam, step, None
