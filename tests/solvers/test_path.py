@@ -435,3 +435,15 @@ def test_ties_from_random_search(kind, seed):
     for lam, coef, intercept in zip(path.lams, path.coefs, path.intercepts, strict=True):
         violation = kkt_violation(kind, X, y, coef, intercept, lam, weights)
         assert violation <= 1e-7 * max(path.lams[0], 1.0)
+
+
+def test_svm2_stops_with_a_warning_when_the_solution_stops_being_unique():
+    """Integer data where several samples reach the margin at once (seed 293)."""
+    X, y, weights = _degenerate_data(293)
+    with pytest.warns(PathWarning, match=r"stopped at lam=\S+ .*Gram matrix .*not unique"):
+        path = svm2_path(X, y, weights)
+    assert path.lams[-1] > 0
+    for lam, coef, intercept in zip(path.lams, path.coefs, path.intercepts, strict=True):
+        assert kkt_violation("svm2", X, y, coef, intercept, lam, weights) <= 1e-7 * path.lams[0]
+    with pytest.raises(ValueError, match="below the end of this path"):
+        path.at(0.5 * path.lams[-1])
