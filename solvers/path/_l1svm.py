@@ -15,9 +15,11 @@ At a knot where one sample has just reached the elbow, or one feature has just
 reached zero, |E| = |V| + 1 and the next direction is the best of |E| + 2 (d - |V|)
 candidates (Zhu et al. 2003, sec. 3): one E sample leaves the elbow, or one
 feature joins V. All candidates are scored at once from the left null vector of
-the small (|V| + 2) x (|V| + 1) system and one pass over X. Elsewhere (the
-start, simultaneous events) the direction is the solution of the step LP,
-min directional derivative of the loss subject to a unit increase of ||w||_1.
+the small (|V| + 2) x (|V| + 1) system, whose QR factors are updated from knot to
+knot (`_ElbowSystem`), and one pass over X. Elsewhere (the start, simultaneous
+events, ties) the direction is the solution of the step LP, min directional
+derivative of the loss subject to a unit increase of ||w||_1; a candidate whose
+loss rate would break the convexity of the loss in ||w||_1 also defers to it.
 """
 
 from dataclasses import dataclass
@@ -329,7 +331,7 @@ class _HingeHomotopy:
     def _lp_direction(self, elbow):
         """The step LP: min loss derivative s.t. the derivative of ||w||_1 is 1; None if optimal."""
         problem, y = self.problem, self.problem.y
-        n, d = problem.X.shape
+        d = problem.X.shape[1]
         k, m = len(self.active), elbow.shape[0]
         inactive = np.setdiff1d(np.arange(d), self.active)
         left_labels = self._left_labels()
