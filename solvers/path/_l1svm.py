@@ -329,7 +329,7 @@ class _HingeHomotopy:
         )
 
     def _lp_direction(self, elbow):
-        """The step LP: min loss derivative s.t. the derivative of ||w||_1 is 1; None if optimal."""
+        """The step LP: min loss rate s.t. the derivative of ||w||_1 is 1; None if it fails."""
         problem, y = self.problem, self.problem.y
         d = problem.X.shape[1]
         k, m = len(self.active), elbow.shape[0]
