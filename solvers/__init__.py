@@ -1,9 +1,9 @@
 """solvers: the convex models of the papers, written declaratively in CVXPY."""
 
-from . import formulations
+from . import formulations, path
 from ._backends import DEFAULT_BACKENDS, SolverError, available_backends
 from .lasso import AdaptiveLasso, WeightedLasso
-from .path import Path, l1_svm_path, lasso_path, svm2_path  # noqa: F401  (issue 4)
+from .path import Path, PathWarning, l1_svm_path, lasso_path, svm2_path
 from .ridge import RLSC, RidgeRegression
 from .support_vectors import SupportVectorSelector
 from .svm import L1SVM, L2SVM, SVM2, SVMDual
@@ -22,4 +22,10 @@ __all__ = [
     "RLSC",
     "RidgeRegression",
     "SupportVectorSelector",
+    "path",
+    "Path",
+    "PathWarning",
+    "lasso_path",
+    "l1_svm_path",
+    "svm2_path",
 ]
