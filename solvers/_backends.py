@@ -27,7 +27,9 @@ PROBLEM_CLASSES = ("LP", "QP", "SOCP")
 #:   fastest on these LPs; Clarabel and ECOS (interior point, high accuracy) follow.
 #:   OSQP is left out: a first-order method, it stops at "optimal_inaccurate" on the
 #:   1-norm SVM LP. HiGHS is run with its default (simplex) mode: its interior-point
-#:   mode fails inside CVXPY on LPs with bounded variables.
+#:   mode was reported to fail inside CVXPY on LPs with bounded variables. With CVXPY
+#:   1.9.3 and highspy 1.15 every mode (simplex, ipm, pdlp) reaches linprog's optimum
+#:   on the 1-norm SVM LP; tests/solvers/test_backends.py keeps checking all three.
 #: - QP (SVM dual, 2-norm SVM, SVM2, weighted lasso, ridge): Clarabel, an interior-point
 #:   solver that takes the quadratic objective directly and solves to 1e-8; then OSQP,
 #:   then ECOS (through a second-order-cone reformulation). HiGHS is left out: it hits
@@ -193,6 +195,12 @@ def solve_with_fallback(problem, solver, solver_options, problem_class):
     """
     chain, attempts = resolve_chain(solver, problem_class)
     options = dict(solver_options or {})
+    if "solver" in options:
+        raise ValueError(
+            "solver_options must not contain 'solver': the backend is the estimator's "
+            "solver= argument. For HiGHS's own 'solver' option (simplex, ipm, pdlp) pass "
+            "solver_options={'HIGHS': {'highs_options': {'solver': 'ipm'}}}."
+        )
     per_backend = {
         k.upper(): options.pop(k) for k in list(options) if k.upper() in _known_solvers()
     }

@@ -159,3 +159,33 @@ def test_options_for_a_backend_outside_the_chain_are_ignored(ionosphere):
     X, y = ionosphere
     est = SVMDual(solver="CLARABEL", solver_options={"SCS": {"max_iters": 1}}).fit(X, y)
     assert est.backend_ == "CLARABEL"
+
+
+@pytest.mark.parametrize("mode", ["simplex", "ipm", "pdlp"])
+def test_every_highs_mode_solves_the_bounded_l1_svm_lp(ionosphere, mode):
+    # The 1-norm SVM LP has bounded variables (w = w_pos - w_neg >= 0, xi >= 0);
+    # every HiGHS algorithm must reach linprog's optimum on it, so that no
+    # HiGHS mode is ever a silently wrong default.
+    from scipy.optimize import linprog
+
+    X, y = ionosphere
+    n, d = X.shape
+    lam = 1.0
+    YX = y[:, None] * X
+    reference = linprog(
+        np.r_[lam * np.ones(2 * d), 0.0, np.ones(n)],
+        A_ub=np.hstack([-YX, YX, -y[:, None], -np.eye(n)]),
+        b_ub=-np.ones(n),
+        bounds=[(0, None)] * (2 * d) + [(None, None)] + [(0, None)] * n,
+        method="highs",
+    ).fun
+    options = {"HIGHS": {"highs_options": {"solver": mode}}}
+    est = L1SVM(lam=lam, solver="HIGHS", solver_options=options).fit(X, y)
+    assert est.backend_ == "HIGHS"
+    assert est.objective_ == pytest.approx(reference, rel=1e-6)
+
+
+def test_solver_key_in_solver_options_is_a_clear_error(ionosphere):
+    X, y = ionosphere
+    with pytest.raises(ValueError, match="solver_options must not contain 'solver'"):
+        L1SVM(solver="HIGHS", solver_options={"solver": "ipm"}).fit(X, y)
