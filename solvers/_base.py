@@ -168,3 +168,32 @@ class LinearRegressor(RegressorMixin, CvxpyEstimator):
     def predict(self, X):
         """``X coef_ + intercept_``."""
         return self._linear_response(X)
+
+
+class WeightedL1Penalty:
+    """Hyperparameters of the penalty ``lam sum_j weights_j |w_j|`` (004 eq. 3-7).
+
+    Mixed into the estimators whose formulation takes the penalty as the one DPP
+    Parameter ``lam_w = lam * weights`` (a re-fit with a new lam or new weights
+    re-solves the compiled problem).
+    """
+
+    _parameter_constraints = {
+        "lam": [POSITIVE],
+        "weights": ["array-like", None],
+        **BACKEND_CONSTRAINTS,
+    }
+    _dpp_params = ("lam", "weights")
+
+    def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
+        self.lam = lam
+        self.weights = weights
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def _penalty_weights(self, X, y):
+        return check_weights(self.weights, X.shape[1])
+
+    def _parameter_values(self, X, y):
+        return {"lam_w": self.lam * self._penalty_weights(X, y)}
+

@@ -5,7 +5,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, check_weights
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, WeightedL1Penalty
 from .formulations import weighted_lasso
 from .ridge import ridge_closed_form
 
@@ -15,7 +15,7 @@ __all__ = ["WeightedLasso", "AdaptiveLasso"]
 _ZERO_RTOL = 1e-10
 
 
-class WeightedLasso(LinearRegressor):
+class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     """The weighted lasso, eq. (3) of 004, with an unpenalised intercept.
 
     Primal (solved): ``min_{beta, beta0} ||y - X beta - beta0||^2 + lam sum_j W_j |beta_j|``.
@@ -43,27 +43,8 @@ class WeightedLasso(LinearRegressor):
     backend_ : str
     """
 
-    _parameter_constraints = {
-        "lam": [POSITIVE],
-        "weights": ["array-like", None],
-        **BACKEND_CONSTRAINTS,
-    }
-    _dpp_params = ("lam", "weights")
-
-    def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
-        self.lam = lam
-        self.weights = weights
-        self.solver = solver
-        self.solver_options = solver_options
-
-    def _penalty_weights(self, X, y):
-        return check_weights(self.weights, X.shape[1])
-
     def _build_problem(self, X, y):
         return weighted_lasso(X, y)
-
-    def _parameter_values(self, X, y):
-        return {"lam_w": self.lam * self._penalty_weights(X, y)}
 
     def _fit_xy(self, X, y):
         problem = self._solve(X, y)

@@ -9,7 +9,7 @@ otherwise) and ``support_``, the indices with ``alpha_ > 0``: the support vector
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, BinaryLinearClassifier, check_weights
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, BinaryLinearClassifier, WeightedL1Penalty
 from .formulations import l1_svm, svm2, svm_dual, svm_primal
 
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
@@ -183,24 +183,8 @@ def _read_primal(est, problem):
     est.support_ = _support(est.alpha_)
 
 
-class _WeightedL1SVM(BinaryLinearClassifier):
+class _WeightedL1SVM(WeightedL1Penalty, BinaryLinearClassifier):
     """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
-
-    _parameter_constraints = {
-        "lam": [POSITIVE],
-        "weights": ["array-like", None],
-        **BACKEND_CONSTRAINTS,
-    }
-    _dpp_params = ("lam", "weights")
-
-    def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
-        self.lam = lam
-        self.weights = weights
-        self.solver = solver
-        self.solver_options = solver_options
-
-    def _parameter_values(self, X, y):
-        return {"lam_w": self.lam * check_weights(self.weights, X.shape[1])}
 
     def _fit_pm(self, X, y):
         _read_primal(self, self._solve(X, y))
