@@ -23,8 +23,9 @@ test-slow: $(STAMP)
 	$(PY) -m pytest -n 2 -q -m slow
 
 bench: $(STAMP)
-	$(PY) benchmarks/bss.py
-	@for f in benchmarks/solvers.py benchmarks/paths.py; do [ ! -f $$f ] || $(PY) $$f; done
+	$(PY) -m benchmarks.bss
+	$(PY) -m benchmarks.solvers
+	$(PY) -m benchmarks.paths
 
 docs: $(STAMP)
 	$(PY) docs/build_api.py

@@ -6,14 +6,13 @@
 2. Leverage scores of a 200 x 50000 sparse matrix (1% density) against
    scikit-learn's randomized_svd of the same matrix (all 200 components).
 
-Run: ``python benchmarks/bss.py [--quick] [--threads 1]`` (``make bench``).
+Run: ``python -m benchmarks.bss [--quick] [--threads 1]`` (``make bench``).
 Prints ratios; times are the best of ``--repeats`` runs. On a shared, loaded
 machine, two-thread BLAS timings swing several-fold; ``--threads 1`` gives
 stable ratios for both sides.
 """
 
 import argparse
-import time
 import tracemalloc
 
 import numpy as np
@@ -21,16 +20,8 @@ import scipy.sparse as sp
 from sklearn.utils.extmath import randomized_svd
 from threadpoolctl import threadpool_limits
 
+from benchmarks._timing import best_time
 from sparsify import bss, leverage_scores
-
-
-def best_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def bench_bss(d, ell, r, repeats):
@@ -43,8 +34,8 @@ def bench_bss(d, ell, r, repeats):
         for _ in range(r):
             np.matmul(V, Q, out=out)
 
-    t_bss = best_time(lambda: bss(V, r), repeats)
-    t_ref = best_time(products, repeats)
+    t_bss = best_time(lambda: bss(V, r), repeats)[0]
+    t_ref = best_time(products, repeats)[0]
     tracemalloc.start()
     bss(V, r)
     _, peak = tracemalloc.get_traced_memory()
@@ -61,8 +52,10 @@ def bench_bss(d, ell, r, repeats):
 
 def bench_leverage(n, d, density, repeats):
     X = sp.random(n, d, density=density, format="csr", random_state=0)
-    t_lev = best_time(lambda: leverage_scores(X), repeats)
-    t_peer = best_time(lambda: randomized_svd(X, n_components=min(n, d), random_state=0), repeats)
+    t_lev = best_time(lambda: leverage_scores(X), repeats)[0]
+    t_peer = best_time(lambda: randomized_svd(X, n_components=min(n, d), random_state=0), repeats)[
+        0
+    ]
     print(
         f"leverage_scores {n} x {d} sparse ({density:.0%}): {t_lev:.3f} s; "
         f"randomized_svd: {t_peer:.3f} s; ratio {t_lev / t_peer:.2f}"

@@ -16,47 +16,31 @@ On Ionosphere (351 x 33) and make_bhattacharyya(n=200, d=1000):
    penalises the intercept, so its models differ slightly from SVM2's (004 eq. 7).
    Target: the exact path faster than the grid.
 
-Run: ``python benchmarks/paths.py [--repeats 3] [--max-solves 40] [--threads 1]``.
+Run: ``python -m benchmarks.paths [--repeats 3] [--max-solves 40] [--threads 1]``.
 Times are the best of ``--repeats`` runs after a warm-up run; the LinearSVC grid
 is timed once after a warm-up, the CVXPY solves once (compilation included).
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 
-# benchmarks/solvers.py shares its name with the package: keep this folder off sys.path.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import lars_path
+from sklearn.svm import LinearSVC, l1_min_c
+from threadpoolctl import threadpool_limits
 
-import numpy as np  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
-from sklearn.linear_model import lars_path  # noqa: E402
-from sklearn.svm import LinearSVC, l1_min_c  # noqa: E402
-from threadpoolctl import threadpool_limits  # noqa: E402
-
-from solvers import L1SVM, SVM2, WeightedLasso  # noqa: E402
-from solvers.path import l1_svm_path, lasso_path, svm2_path  # noqa: E402
-from sparsify.datasets import load_ionosphere, make_bhattacharyya  # noqa: E402
+from benchmarks._timing import best_time
+from solvers import L1SVM, SVM2, WeightedLasso
+from solvers.path import l1_svm_path, lasso_path, svm2_path
+from sparsify.datasets import load_ionosphere, make_bhattacharyya
 
 PATHS = {
     "lasso": (lasso_path, WeightedLasso),
     "svm2": (svm2_path, SVM2),
     "l1_svm": (l1_svm_path, L1SVM),
 }
-
-
-def best_time(fn, repeats):
-    """Best of ``repeats`` timed runs after one untimed warm-up run."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def bench_path_vs_cvxpy(name, X, y, kind, repeats, max_solves):

@@ -17,41 +17,27 @@ Targets (issue 3): within 3x of the peer on Ionosphere; SVM dual within 5x of SV
 the d >> n data; the 1-norm SVM within 1.5x of HiGHS on the same LP; a re-solve
 spends under 10% of a first fit's compile time compiling.
 
-Run: ``python benchmarks/solvers.py [--quick] [--repeats 3] [--threads 1]``.
+Run: ``python -m benchmarks.solvers [--quick] [--repeats 3] [--threads 1]``.
 ``--quick`` leaves out the TechTC-sized data. Times are the best of ``--repeats``.
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 
-# This script shares its name with the package it measures: keep its folder off sys.path.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+from sklearn.base import clone
+from sklearn.linear_model import Lasso, Ridge, RidgeClassifier
+from sklearn.svm import SVC, LinearSVC
+from threadpoolctl import threadpool_limits
 
-import cvxpy as cp  # noqa: E402
-import numpy as np  # noqa: E402
-import scipy.sparse as sp  # noqa: E402
-from scipy.optimize import linprog  # noqa: E402
-from sklearn.base import clone  # noqa: E402
-from sklearn.linear_model import Lasso, Ridge, RidgeClassifier  # noqa: E402
-from sklearn.svm import SVC, LinearSVC  # noqa: E402
-from threadpoolctl import threadpool_limits  # noqa: E402
-
-from solvers import L1SVM, L2SVM, RLSC, SVM2, RidgeRegression, SVMDual, WeightedLasso  # noqa: E402
-from solvers.formulations import svm_primal  # noqa: E402
-from sparsify.datasets import load_ionosphere, make_bhattacharyya  # noqa: E402
-
-
-def best_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from benchmarks._timing import best_time
+from solvers import L1SVM, L2SVM, RLSC, SVM2, RidgeRegression, SVMDual, WeightedLasso
+from solvers.formulations import svm_primal
+from sparsify.datasets import load_ionosphere, make_bhattacharyya
 
 
 def techtc_like(n=200, d=50000, density=0.01, seed=0):
@@ -170,14 +156,10 @@ def run(name, X, y, repeats, skip=()):
         if label in skip:
             print(f"{label:24s} skipped (see --help)")
             continue
-        fitted = []
-        t_ours = best_time(
-            lambda est=est, t=target, out=fitted: out.append(clone(est).fit(X, t)), repeats
-        )
-        t_peer = best_time(peer, repeats)
+        t_ours, first = best_time(lambda est=est, t=target: clone(est).fit(X, t), repeats)
+        t_peer = best_time(peer, repeats)[0]
         line = f"{label:24s} {t_ours:8.3f} {peer_name:>16s} {t_peer:8.3f} {t_ours / t_peer:6.2f}"
         if new is not None:
-            first = fitted[-1]
             compile_first = first.solve_attempts_[-1]["compile_time"]
             backend_first = first.solve_attempts_[-1]["solve_time"]
             start = time.perf_counter()
@@ -191,10 +173,10 @@ def run(name, X, y, repeats, skip=()):
         print(line, flush=True)
     if d > n:
         C = 1.0
-        t_gram = best_time(lambda: SVMDual(C=C).fit(X, y), repeats)
-        t_svc = best_time(lambda: SVC(kernel="linear", C=C).fit(X, y), repeats)
-        t_sq = best_time(svm_dual_sum_squares(X, y, C), 1)
-        t_primal = best_time(svm_primal_solve(X, y, C), 1)
+        t_gram = best_time(lambda: SVMDual(C=C).fit(X, y), repeats)[0]
+        t_svc = best_time(lambda: SVC(kernel="linear", C=C).fit(X, y), repeats)[0]
+        t_sq = best_time(svm_dual_sum_squares(X, y, C), 1)[0]
+        t_primal = best_time(svm_primal_solve(X, y, C), 1)[0]
         print(
             f"SVM dual forms vs SVC ({t_svc:.3f} s): Gram quad_form {t_gram:.3f} s "
             f"({t_gram / t_svc:.1f}x), sum_squares(X'Ya) {t_sq:.3f} s ({t_sq / t_svc:.1f}x), "
