@@ -54,6 +54,9 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
 
     _parameter_constraints = {"n_features": _N_FEATURES}
 
+    def __init__(self, *, n_features=None):
+        self.n_features = n_features
+
     def fit(self, X, y=None):
         """Learn the selection from X (n_samples x n_features, dense or CSR/CSC).
 
@@ -326,9 +329,6 @@ class RRQRSelector(_BaseSelector):
         Number of columns, 1 <= n_features <= d; default d // 2.
     """
 
-    def __init__(self, *, n_features=None):
-        self.n_features = n_features
-
     def _select(self, X, y):
         return rrqr(X, self._n_top(X.shape[1]))
 
@@ -341,9 +341,6 @@ class DocFreqSelector(_BaseSelector):
     n_features : int, optional
         Number of features, 1 <= n_features <= d; default d // 2.
     """
-
-    def __init__(self, *, n_features=None):
-        self.n_features = n_features
 
     def _select(self, X, y):
         return _top(document_frequency(X).astype(np.float64), self._n_top(X.shape[1]))
@@ -359,9 +356,6 @@ class InfoGainSelector(_BaseSelector):
     n_features : int, optional
         Number of features, 1 <= n_features <= d; default d // 2.
     """
-
-    def __init__(self, *, n_features=None):
-        self.n_features = n_features
 
     def _select(self, X, y):
         if y is None:
