@@ -12,7 +12,14 @@ from sklearn.datasets import load_breast_cancer, load_svmlight_files
 
 from ._validation import check_n_select, check_random_state
 
-__all__ = ["make_bhattacharyya", "load_wdbc", "load_ionosphere", "load_svmlight_dir"]
+__all__ = [
+    "make_bhattacharyya",
+    "make_orange",
+    "make_zou_bernoulli",
+    "load_wdbc",
+    "load_ionosphere",
+    "load_svmlight_dir",
+]
 
 
 def make_bhattacharyya(n=30, d=1000, k=90, random_state=None):
@@ -47,6 +54,111 @@ def make_bhattacharyya(n=30, d=1000, k=90, random_state=None):
     X = rng.standard_normal((n, d))
     means = -np.arange(1, k + 1, dtype=np.float64)
     X[:, :k] = y[:, None] * (X[:, :k] + means)
+    return X, y
+
+
+def _quadratic_dictionary(Z):
+    """The enlarged dictionary of 004 sec. 4.1: ``{sqrt(2) z_j, sqrt(2) z_j z_k (j < k), z_j^2}``.
+
+    For m input variables it has ``2 m + m (m - 1) / 2`` columns, in that order
+    (linear terms, cross products in (j, k) lexicographic order, squares).
+    """
+    m = Z.shape[1]
+    j, k = np.triu_indices(m, k=1)
+    return np.hstack([np.sqrt(2.0) * Z, np.sqrt(2.0) * Z[:, j] * Z[:, k], Z**2])
+
+
+def make_orange(q, n, random_state=None):
+    """The "orange data" of 004 sec. 4.1 (Models 1 and 4 of Zou 2007; Zhu et al. 2003).
+
+    Two classes with equal probability. Class +1: x_1, x_2 independent standard
+    normals. Class -1: x_1, x_2 standard normals conditioned on
+    ``4.5 <= x_1^2 + x_2^2 <= 8`` (the skin around the core; drawn by
+    rejection). Both classes get q further independent standard normal noise
+    variables. The returned features are the enlarged dictionary
+    ``{sqrt(2) x_j, sqrt(2) x_j x_k (j < k), x_j^2 : j, k = 1..2+q}`` in which
+    the Bayes rule ``1 - 2 I(4.5 <= x_1^2 + x_2^2 <= 8)`` is linear
+    (Bayes error about 4%).
+
+    Parameters
+    ----------
+    q : int
+        Number of noise variables, q >= 0 (004 uses 2, 4, ..., 20).
+    n : int
+        Number of points.
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    X : ndarray of shape (n, p) with p = 2 (2 + q) + (2 + q)(1 + q) / 2 (q = 6: p = 44)
+    y : ndarray of shape (n,), values in {-1, +1}
+    """
+    q = check_n_select(q, name="q", low=0, low_inclusive=True)
+    n = check_n_select(n, name="n", low=1, low_inclusive=True)
+    rng = check_random_state(random_state)
+    y = rng.choice(np.array([-1.0, 1.0]), size=n)
+    core = rng.standard_normal((n, 2))
+    skin = np.flatnonzero(y < 0)
+    while skin.size:
+        draw = rng.standard_normal((skin.size, 2))
+        radius2 = np.sum(draw**2, axis=1)
+        ok = (radius2 >= 4.5) & (radius2 <= 8.0)
+        core[skin[ok]] = draw[ok]
+        skin = skin[~ok]
+    Z = np.hstack([core, rng.standard_normal((n, q))])
+    return _quadratic_dictionary(Z), y
+
+
+# 004 sec. 4.1 (Models 2, 3 and 5 of Zou 2007): intercept, coefficients, correlation.
+_ZOU_MODELS = {
+    2: (0.0, np.array([3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 3], dtype=float), "constant", 0),
+    3: (1.0, np.array([3, 2, 0, 0, 0, 0, 0, 0, 0], dtype=float), "ar1", 0),
+    5: (1.0, np.array([3, 2, 0, 0, 0, 0, 0, 0, 0], dtype=float), "ar1", 300),
+}
+
+
+def make_zou_bernoulli(model, rho, n, random_state=None):
+    """The Bernoulli models of 004 sec. 4.1 (Models 2, 3 and 5 of Zou 2007).
+
+    ``y ~ Bernoulli(p(u))`` with ``p(u) = 1 / (1 + exp(-(x'beta + beta_0 + eps)))``,
+    eps a standard normal error, and x standard normal with correlation:
+
+    * Model 2 (sparse): beta_0 = 0, beta = (3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 3),
+      corr(x_i, x_j) = rho for i != j (004 uses rho = 0 and 0.5).
+    * Model 3 (sparse): beta_0 = 1, beta = (3, 2, 0, 0, 0, 0, 0, 0, 0),
+      corr(x_i, x_j) = rho^|i - j| (rho = 0 and 0.5). 004's text says
+      "x_1, ..., x_12" for this model but lists 9 coefficients; Model 5's
+      "total of 309 features" (9 + 300) confirms 9.
+    * Model 5 (noisy features): Model 3 plus 300 independent standard normal
+      noise features (309 in all); 004 uses rho = 0.5.
+
+    Parameters
+    ----------
+    model : {2, 3, 5}
+    rho : float in [0, 1)
+    n : int
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    X : ndarray of shape (n, 12), (n, 9) or (n, 309)
+    y : ndarray of shape (n,), values in {-1, +1} (+1 for the Bernoulli success)
+    """
+    if model not in _ZOU_MODELS:
+        raise ValueError(f"model must be 2, 3 or 5 (004 sec. 4.1); got {model!r}.")
+    if not (0 <= rho < 1):
+        raise ValueError(f"rho must lie in [0, 1); got {rho}.")
+    n = check_n_select(n, name="n", low=1, low_inclusive=True)
+    rng = check_random_state(random_state)
+    intercept, beta, structure, n_noise = _ZOU_MODELS[model]
+    m = beta.size
+    lag = np.abs(np.subtract.outer(np.arange(m), np.arange(m)))
+    corr = np.where(lag == 0, 1.0, rho) if structure == "constant" else float(rho) ** lag
+    X = rng.multivariate_normal(np.zeros(m), corr, size=n, method="cholesky")
+    u = X @ beta + intercept + rng.standard_normal(n)
+    y = np.where(rng.random(n) < 1.0 / (1.0 + np.exp(-u)), 1.0, -1.0)
+    if n_noise:
+        X = np.hstack([X, rng.standard_normal((n, n_noise))])
     return X, y
 
 

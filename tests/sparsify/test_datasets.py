@@ -10,6 +10,8 @@ from sparsify.datasets import (
     load_svmlight_dir,
     load_wdbc,
     make_bhattacharyya,
+    make_orange,
+    make_zou_bernoulli,
 )
 
 # ---------------------------------------------------------------------------
@@ -154,3 +156,68 @@ def test_load_svmlight_dir_not_a_folder(tmp_path):
     f.write_text("1 1:1.0\n")
     with pytest.raises(ValueError, match="path"):
         load_svmlight_dir(f)
+
+
+# ---- 004 sec. 4.1: orange data and the Bernoulli models ------------------------------
+
+
+@pytest.mark.parametrize("q", [0, 2, 6, 20])
+def test_orange_dictionary_size_and_terms(q):
+    X, y = make_orange(q, 50, random_state=q)
+    m = 2 + q
+    assert X.shape == (50, 2 * m + m * (m - 1) // 2)  # q = 6 gives p = 44 (004 Table 1)
+    z = X[:, :m] / np.sqrt(2)
+    np.testing.assert_allclose(X[:, -m:], z**2)
+    j, k = np.triu_indices(m, k=1)
+    np.testing.assert_allclose(X[:, m:-m], np.sqrt(2) * z[:, j] * z[:, k])
+    assert set(np.unique(y)) <= {-1.0, 1.0}
+
+
+def test_orange_classes_and_bayes_error():
+    X, y = make_orange(2, 40000, random_state=0)
+    r2 = (X[:, 0] ** 2 + X[:, 1] ** 2) / 2  # x_1^2 + x_2^2 from the sqrt(2) x_j columns
+    skin = y < 0
+    assert np.all((r2[skin] >= 4.5) & (r2[skin] <= 8))
+    assert abs(skin.mean() - 0.5) < 0.01
+    # Bayes rule 1 - 2 I(4.5 <= r2 <= 8) errs when a core point falls in the ring:
+    # P = (exp(-4.5/2) - exp(-8/2)) / 2 for a chi-square with 2 degrees of freedom.
+    bayes = np.where((r2 >= 4.5) & (r2 <= 8), -1.0, 1.0)
+    expected = (np.exp(-2.25) - np.exp(-4.0)) / 2
+    assert abs(np.mean(bayes != y) - expected) < 0.005
+
+
+@pytest.mark.parametrize("model,p", [(2, 12), (3, 9), (5, 309)])
+def test_zou_models_shapes_and_correlation(model, p):
+    X, y = make_zou_bernoulli(model, 0.5, 20000, random_state=1)
+    assert X.shape == (20000, p) and set(np.unique(y)) == {-1.0, 1.0}
+    corr = np.corrcoef(X[:, :3].T)
+    if model == 2:  # constant correlation rho
+        np.testing.assert_allclose(corr[0, 1:], [0.5, 0.5], atol=0.03)
+    else:  # rho^|i-j|
+        np.testing.assert_allclose(corr[0, 1:], [0.5, 0.25], atol=0.03)
+    if model == 5:  # the 300 noise features are independent of the 9 model features
+        assert np.max(np.abs(np.corrcoef(X[:, [0, 100, 200]].T)[0, 1:])) < 0.03
+
+
+def test_zou_model3_logistic_fit_recovers_the_support():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = make_zou_bernoulli(3, 0.0, 40000, random_state=2)
+    coef = LogisticRegression(C=100.0).fit(X, y).coef_.ravel()
+    # beta = (3, 2, 0, ...): the noise eps attenuates all coefficients alike
+    assert coef[0] / coef[1] == pytest.approx(1.5, rel=0.1)
+    assert np.max(np.abs(coef[2:])) < 0.05 * coef[0]
+
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: make_zou_bernoulli(4, 0.5, 10), "model"),
+        (lambda: make_zou_bernoulli(2, 1.0, 10), "rho"),
+        (lambda: make_orange(-1, 10), "q"),
+        (lambda: make_orange(2, 0), "n"),
+    ],
+)
+def test_synthetic_004_bad_arguments(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
