@@ -17,11 +17,8 @@ from cvxpy.reductions.solvers import defines
 
 __all__ = ["SolverError", "available_backends", "DEFAULT_BACKENDS"]
 
-#: Problem classes an estimator declares: a linear program, a convex quadratic
-#: program (quadratic objective, linear constraints) and a second-order cone program.
-PROBLEM_CLASSES = ("LP", "QP", "SOCP")
-
-#: Default fallback chain per problem class, first choice first. The reasons:
+#: Default fallback chain per problem class (a linear program, a convex QP, a
+#: second-order cone program), first choice first. The reasons:
 #:
 #: - LP (1-norm SVM): HiGHS's dual simplex returns an exact vertex and is the
 #:   fastest on these LPs; Clarabel and ECOS (interior point, high accuracy) follow.

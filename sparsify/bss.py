@@ -197,7 +197,8 @@ def bss(V, r, *, gamma=0.01):
                 f"BSS lost its barrier invariant at iteration {tau} (round-off); "
                 "this should not happen for orthonormal V; please report it."
             )
-        ill_conditioned = gamma > 0 and lam[0] * _ILL_CONDITIONED < lam[-1] + (lam[-1] == 0)
+        # cond(A) = lam_max / lam_min; A = 0 (lam_max = 0) counts as ill-conditioned too.
+        ill_conditioned = gamma > 0 and (lam[-1] == 0 or lam[0] * _ILL_CONDITIONED < lam[-1])
         regularised = (
             _barrier_weights(lam + gamma, lower, upper, delta_upper) if ill_conditioned else None
         )

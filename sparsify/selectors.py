@@ -20,6 +20,7 @@ from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, v
 from ._svd import right_singular_vectors
 from ._validation import argument_named, check_n_select, check_random_state
 from .bss import bss
+from .leverage import leverage_scores
 from .rrqr import rrqr
 from .sampling import METHODS, sample_features
 from .scores import document_frequency, information_gain, weight_scores
@@ -285,9 +286,9 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
         self.random_state = random_state
 
     def _probabilities_and_r(self, X):
-        V, _ = right_singular_vectors(X, self.k)
-        scores = np.einsum("ij,ij->i", V, V)
-        return scores / scores.sum(), self._n_trials(V.shape[1], leverage_features)
+        scores = leverage_scores(X, self.k)
+        ell = int(round(scores.sum()))  # the scores sum to the number of singular vectors
+        return scores / ell, self._n_trials(ell, leverage_features)
 
 
 class UniformSelector(_SamplingSelector):
