@@ -1,9 +1,10 @@
 """solvers: the convex models of the papers, written declaratively in CVXPY."""
 
 from . import formulations, path
-from ._backends import DEFAULT_BACKENDS, SolverError, available_backends
+from ._backends import DEFAULT_BACKENDS, available_backends
+from .exceptions import PathWarning, SolverError
 from .lasso import AdaptiveLasso, WeightedLasso
-from .path import Path, PathWarning, l1_svm_path, lasso_path, svm2_path
+from .path import Path, l1_svm_path, lasso_path, svm2_path
 from .ridge import RLSC, RidgeRegression
 from .support_vectors import SupportVectorSelector
 from .svm import L1SVM, L2SVM, SVM2, SVMDual

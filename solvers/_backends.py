@@ -15,6 +15,8 @@ import cvxpy as cp
 from cvxpy.constraints import SOC
 from cvxpy.reductions.solvers import defines
 
+from .exceptions import SolverError
+
 __all__ = ["SolverError", "available_backends", "DEFAULT_BACKENDS"]
 
 #: Default fallback chain per problem class (a linear program, a convex QP, a
@@ -40,21 +42,6 @@ DEFAULT_BACKENDS = {
 
 # Mixed-integer variants of continuous solvers: never useful here.
 _EXCLUDED = frozenset({"ECOS_BB", "GLPK_MI"})
-
-
-class SolverError(RuntimeError):
-    """No backend of the chain solved the problem to the status ``"optimal"``.
-
-    Attributes
-    ----------
-    attempts : list of dict
-        One entry per backend of the chain, in order, with keys ``backend``,
-        ``status`` (the CVXPY status, or ``"skipped"``/``"error"``) and ``message``.
-    """
-
-    def __init__(self, message, attempts=()):
-        super().__init__(message)
-        self.attempts = list(attempts)
 
 
 def _classes(name):

@@ -7,10 +7,10 @@
 Each returns a `Path`; a path that stops early warns with a `PathWarning`.
 """
 
+from ..exceptions import PathWarning
 from ._l1svm import l1_svm_path
 from ._lasso import lasso_path
 from ._path import Path
-from ._steps import PathWarning
 from ._svm2 import svm2_path
 
 __all__ = ["Path", "PathWarning", "lasso_path", "l1_svm_path", "svm2_path"]

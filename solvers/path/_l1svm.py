@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from scipy.linalg import qr_delete, qr_insert
 from scipy.optimize import linprog
 
-from .._backends import SolverError
+from ..exceptions import SolverError
 from ._inputs import check_path_inputs
 from ._steps import PathRecorder, steps_to_zero
 

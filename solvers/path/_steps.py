@@ -4,11 +4,8 @@ import warnings
 
 import numpy as np
 
+from ..exceptions import PathWarning
 from ._path import Path
-
-
-class PathWarning(UserWarning):
-    """A path stopped early (degenerate data or a step limit); the message names the lam."""
 
 
 def steps_to_zero(slack, rate):

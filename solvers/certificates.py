@@ -1,0 +1,550 @@
+r"""Optimality certificates: the duality gap of a given solution, computed from the data alone.
+
+Each function takes the data, a candidate solution ``(coef, intercept)`` and the
+hyperparameters of one model of :mod:`solvers.formulations`, builds a *feasible* point
+of that model's dual from the candidate (and from a dual point, when one is given),
+and returns a :class:`Certificate`: the primal objective, the dual objective, their
+difference (the duality gap, an upper bound on how far the primal objective is above
+the optimum) and a scale-free measure of the KKT violation. No backend and no CVXPY
+are involved: the estimators call these after every solve, and users can call them
+in their own tests.
+
+Objectives are the papers' (losses summed over samples, intercepts free, penalty
+weights ``W_j >= 0`` or ``+inf``; see :mod:`solvers._penalty`):
+
+- ``svm`` (001 eq. 2), primal ``1/2 ||w||^2 + C sum_i [1 - y_i f_i]_+``; dual
+  ``1'a - 1/2 ||X'Ya||^2`` on ``y'a = 0, 0 <= a <= C``. With the squared hinge
+  ``C sum_i [1 - y_i f_i]_+^2``, the dual loses the bound ``a <= C`` and gains
+  ``- ||a||^2 / (4C)``.
+- ``l1_svm`` (004 eq. 6), primal ``sum_i [1 - y_i f_i]_+ + lam sum_j W_j |w_j|``;
+  dual ``1'a`` on ``|X_j'Ya| <= lam W_j, y'a = 0, 0 <= a <= 1``.
+- ``svm2`` (004 eq. 7), primal ``sum_i [1 - y_i f_i]_+^2 + lam sum_j W_j |w_j|``;
+  dual ``1'a - ||a||^2 / 4`` on ``|X_j'Ya| <= lam W_j, y'a = 0, a >= 0``.
+- ``lasso`` (004 eq. 3), primal ``||y - X b - b0||^2 + lam sum_j W_j |b_j|``; dual
+  ``u'y - ||u||^2 / 4`` on ``|X_j'u| <= lam W_j, 1'u = 0``.
+- ``ridge`` (002 sec. 3.4; RLSC is 000 eq. 1), primal ``||y - X b||^2 + lam ||b||^2``;
+  dual ``2u'y - ||u||^2 - ||X'u||^2 / lam``, unconstrained.
+
+with ``f = X w + b``. The maps from primal to dual are the KKT conditions:
+``a_i = 2C [1 - y_i f_i]_+`` (squared hinge), ``a_i = 2 [1 - y_i f_i]_+`` (SVM2),
+``u = 2 (y - X b - b0)`` (lasso), ``u = y - X b`` (ridge); for the hinge the
+multipliers of the samples on the margin are not determined by the primal point and
+are recovered from the given dual point or a small problem on those samples. The
+dual point is then made feasible (balanced so that ``y'a = 0``, scaled into the
+constraints ``|X_j'Ya| <= lam W_j``), so the gap is always a valid bound.
+
+A constraint ``X_j'Ya = 0`` of an unpenalised feature (``W_j = 0``) is met by
+projection; what is left of it is reported as ``dual_infeasibility`` and must be
+below the tolerance too.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from ._penalty import check_penalty_weights, column_norms
+
+__all__ = [
+    "GAP_TOLERANCE",
+    "Certificate",
+    "svm_certificate",
+    "l1_svm_certificate",
+    "svm2_certificate",
+    "lasso_certificate",
+    "ridge_certificate",
+]
+
+#: Default tolerance on the relative duality gap ``gap / max(|primal|, |dual|)``: what
+#: the fallback chain and the exact paths accept as optimal.
+GAP_TOLERANCE = 1e-6
+
+# Samples whose margin is within this (relative) distance of 1 are on the margin.
+_MARGIN_TOLERANCE = 1e-7
+# Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
+# in the KKT measure.
+_SUPPORT_RTOL = 1e-6
+# Alternating projections used to meet the constraints of unpenalised features.
+_PROJECTION_ROUNDS = 20
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """How far a candidate solution is from optimal, measured by the duality gap.
+
+    Attributes
+    ----------
+    model : str
+        Which model was certified (``"svm"``, ``"l1_svm"``, ``"svm2"``, ``"lasso"``,
+        ``"ridge"``).
+    primal : float
+        The primal objective at the candidate (``inf`` if it gives an excluded
+        feature, weight ``+inf``, a nonzero coefficient).
+    dual : float
+        The dual objective at the feasible dual point built from the candidate.
+    gap : float
+        ``primal - dual``: the optimum lies between ``dual`` and ``primal`` (weak
+        duality), so ``primal`` is at most ``gap`` above it.
+    relative_gap : float
+        ``max(gap, 0) / max(|primal|, |dual|)``.
+    kkt : float
+        The largest violation of the stationarity conditions, each divided by the
+        size its terms can have (for the L1 models ``|X_j'a - lam W_j s_j|`` over
+        ``||X_j|| ||a||``): 0 at an exact optimum, insensitive to column scales.
+    dual_infeasibility : float
+        What is left of the equality constraints of unpenalised features after
+        projection (relative); 0 when every weight is positive.
+    tolerance : float
+        The tolerance ``holds`` compares with.
+    """
+
+    model: str
+    primal: float
+    dual: float
+    gap: float
+    relative_gap: float
+    kkt: float
+    dual_infeasibility: float = 0.0
+    tolerance: float = GAP_TOLERANCE
+
+    @property
+    def holds(self):
+        """True when the relative gap and the dual infeasibility are within ``tolerance``."""
+        return bool(
+            self.relative_gap <= self.tolerance and self.dual_infeasibility <= self.tolerance
+        )
+
+    def __str__(self):
+        verdict = "holds" if self.holds else "fails"
+        text = (
+            f"{self.model} certificate {verdict}: relative duality gap {self.relative_gap:.2e} "
+            f"(primal {self.primal:.10g}, dual {self.dual:.10g}, tolerance {self.tolerance:.0e}), "
+            f"KKT violation {self.kkt:.2e}"
+        )
+        if self.dual_infeasibility:
+            text += f", dual infeasibility {self.dual_infeasibility:.2e}"
+        return text
+
+
+def _certificate(model, primal, dual, kkt, infeasibility, tolerance):
+    gap = primal - dual
+    scale = max(abs(primal), abs(dual), np.finfo(float).tiny)
+    relative = max(gap, 0.0) / scale if np.isfinite(gap) else np.inf
+    return Certificate(
+        model=model,
+        primal=float(primal),
+        dual=float(dual),
+        gap=float(gap),
+        relative_gap=float(relative),
+        kkt=float(kkt),
+        dual_infeasibility=float(infeasibility),
+        tolerance=float(tolerance),
+    )
+
+
+# -- inputs -----------------------------------------------------------------------
+
+
+def _prepare(X, y, coef, intercept, *, labels):
+    if not sp.issparse(X):
+        X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D of shape (n_samples, n_features); got shape {X.shape}.")
+    n, d = X.shape
+    y = np.asarray(y, dtype=np.float64).ravel()
+    if y.shape != (n,):
+        raise ValueError(f"y must have shape ({n},), one entry per row of X; got {y.shape}.")
+    if labels and not np.all(np.abs(y) == 1.0):
+        raise ValueError("y must hold the labels -1 and +1 (map two classes to them first).")
+    coef = np.asarray(coef, dtype=np.float64).ravel()
+    if coef.shape != (d,):
+        raise ValueError(f"coef must have shape ({d},), one per feature of X; got {coef.shape}.")
+    if not (np.all(np.isfinite(coef)) and np.isfinite(intercept)):
+        raise ValueError("coef and intercept must be finite.")
+    return X, y, coef, float(intercept)
+
+
+def _correlations(X, v):
+    """``X'v`` as a flat array."""
+    return np.asarray(X.T @ v).ravel()
+
+
+def _fitted(X, coef, intercept):
+    return np.asarray(X @ coef).ravel() + intercept
+
+
+def _l1_penalty(lam, weights, coef):
+    """``lam sum_j W_j |coef_j|``; inf when an excluded feature has a nonzero coefficient."""
+    excluded = np.isinf(weights)
+    if np.any(coef[excluded] != 0):
+        return np.inf
+    return lam * float(weights[~excluded] @ np.abs(coef[~excluded]))
+
+
+def _l1_kkt(correlations, coef, lam, weights, norms, dual_norm):
+    """Largest scale-free violation of ``X_j'a in lam W_j d|coef_j|`` over the features."""
+    finite = np.isfinite(weights)
+    bound = lam * np.where(finite, weights, 0.0)
+    # Interior-point backends leave round-off (1e-10) where a coefficient is zero: a
+    # coefficient is on the support when its column's contribution is not negligible.
+    contribution = np.abs(coef) * norms
+    on_support = contribution > _SUPPORT_RTOL * contribution.max(initial=0.0)
+    violation = np.where(
+        on_support,
+        np.abs(correlations - bound * np.sign(coef)),
+        np.maximum(np.abs(correlations) - bound, 0.0),
+    )
+    scale = norms * dual_norm
+    violation = np.where(finite & (scale > 0), violation / np.where(scale > 0, scale, 1.0), 0.0)
+    return float(violation.max(initial=0.0))
+
+
+def _balance(a, y):
+    """Scale down the heavier class so that ``y'a = 0`` (keeps ``0 <= a <= upper``)."""
+    a = a.copy()
+    positive, negative = a[y > 0].sum(), a[y < 0].sum()
+    if positive > negative:
+        a[y > 0] *= negative / positive
+    elif negative > positive:
+        a[y < 0] *= positive / negative
+    return a
+
+
+def _feasible_hinge_dual(a, X, y, lam, weights, upper):
+    """Make ``a`` feasible for the L1-penalised hinge duals; returns (a, infeasibility).
+
+    Clip to ``[0, upper]``; for unpenalised features, alternate projections onto
+    ``{X_U'Ya = 0, y'a = 0}`` with the clipping; balance so that ``y'a = 0``; scale
+    so that ``|X_j'Ya| <= lam W_j`` for the penalised features.
+    """
+    a = np.clip(a, 0.0, upper)
+    unpenalised = np.flatnonzero(weights == 0)
+    infeasibility = 0.0
+    if unpenalised.size:
+        columns = X[:, unpenalised]
+        columns = columns.toarray() if sp.issparse(columns) else columns
+        M = np.column_stack((y, y[:, None] * columns))
+        pinv = np.linalg.pinv(M)
+        for _ in range(_PROJECTION_ROUNDS):
+            a = np.clip(a - M @ (pinv @ a), 0.0, upper)
+        a = _balance(a, y)
+        residual = np.abs(M.T @ a)
+        scale = np.linalg.norm(M, axis=0) * max(np.linalg.norm(a), np.finfo(float).tiny)
+        infeasibility = float(np.max(residual / np.where(scale > 0, scale, 1.0)))
+    else:
+        a = _balance(a, y)
+    correlations = _correlations(X, y * a)
+    a *= _dual_scaling(correlations, lam, weights)
+    return a, infeasibility
+
+
+def _dual_scaling(correlations, lam, weights):
+    """The largest ``t <= 1`` with ``t |X_j'v| <= lam W_j`` for every penalised feature."""
+    penalised = (weights > 0) & np.isfinite(weights)
+    size = np.abs(correlations[penalised])
+    bound = lam * weights[penalised]
+    over = size > bound
+    if not np.any(over):
+        return 1.0
+    return float(np.min(bound[over] / size[over]))
+
+
+# -- the 2-norm SVM (001 eq. 2) ---------------------------------------------------
+
+
+def svm_certificate(
+    X, y, coef, intercept, C, *, loss="hinge", alpha=None, tolerance=GAP_TOLERANCE
+):
+    """Certify ``(coef, intercept)`` for the 2-norm SVM, hinge (001 eq. 2) or squared hinge.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}.
+    coef : ndarray of shape (n_features,)
+    intercept : float
+    C : float > 0
+    loss : {"hinge", "squared_hinge"}
+    alpha : ndarray of shape (n_samples,), optional
+        A dual point (e.g. ``SVMDual.alpha_``); for the hinge it fixes the
+        multipliers of the samples on the margin.
+    tolerance : float
+        Tolerance of ``Certificate.holds`` on the relative gap.
+
+    Returns
+    -------
+    Certificate
+        Primal ``1/2 ||w||^2 + C sum_i loss_i``; dual of 001 eq. (2) (with
+        ``- ||a||^2 / (4C)`` for the squared hinge).
+    """
+    X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
+    if not C > 0:
+        raise ValueError(f"C must be > 0; got C={C}.")
+    slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
+    squared = loss == "squared_hinge"
+    primal = 0.5 * coef @ coef + C * (slack @ slack if squared else slack.sum())
+
+    def dual_value(a):
+        w = _correlations(X, y * a)
+        value = a.sum() - 0.5 * w @ w
+        return value - a @ a / (4.0 * C) if squared else value
+
+    if squared:
+        candidates = [2.0 * C * slack]
+        upper = np.inf
+    else:
+        candidates = [_hinge_multipliers(X, y, coef, intercept, C)]
+        upper = C
+    if alpha is not None:
+        candidates.append(np.asarray(alpha, dtype=np.float64).ravel())
+    best = max((_balance(np.clip(a, 0.0, upper), y) for a in candidates), key=dual_value)
+    w_dual = _correlations(X, y * best)
+    kkt = np.linalg.norm(coef - w_dual) / max(
+        np.linalg.norm(coef), np.linalg.norm(w_dual), np.finfo(float).tiny
+    )
+    return _certificate("svm", primal, dual_value(best), kkt, 0.0, tolerance)
+
+
+def _hinge_multipliers(X, y, coef, intercept, upper):
+    """Dual point of a hinge loss from the primal: ``upper`` inside the margin, 0 outside.
+
+    The multipliers of the samples on the margin solve ``X_E'Y_E a_E = w - X_L'Y_L C``
+    and ``y_E'a_E = -C y_L'1`` in the least-squares sense (the 2-norm SVM's
+    stationarity), clipped to ``[0, C]``.
+    """
+    margins = y * _fitted(X, coef, intercept)
+    scale = _MARGIN_TOLERANCE * max(1.0, np.abs(margins).max(initial=0.0))
+    inside, on = margins < 1.0 - scale, np.abs(margins - 1.0) <= scale
+    a = np.where(inside, upper, 0.0)
+    elbow = np.flatnonzero(on)
+    if elbow.size:
+        target = np.concatenate((coef - _correlations(X, y * a), [-(y @ a)]))
+        rows = X[elbow]
+        rows = rows.toarray() if sp.issparse(rows) else rows
+        system = np.vstack(((y[elbow, None] * rows).T, y[elbow]))
+        a[elbow] = np.clip(np.linalg.lstsq(system, target, rcond=None)[0], 0.0, upper)
+    return a
+
+
+# -- the L1-penalised models (004 eq. 3, 6, 7) -------------------------------------
+
+
+def l1_svm_certificate(
+    X, y, coef, intercept, lam, weights=None, *, alpha=None, tolerance=GAP_TOLERANCE
+):
+    """Certify ``(coef, intercept)`` for the weighted 1-norm SVM (004 eq. 6), an LP.
+
+    The multipliers of the samples on the margin are taken from ``alpha`` when given
+    (e.g. ``L1SVM.alpha_``); if that dual point does not certify the candidate, they
+    are the solution of the small LP of the dual restricted to those samples.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}.
+    coef : ndarray of shape (n_features,)
+    intercept : float
+    lam : float > 0
+    weights : ndarray of shape (n_features,), optional
+        Penalty weights, each >= 0 or +inf (default 1).
+    alpha : ndarray of shape (n_samples,), optional
+        A dual point.
+    tolerance : float
+
+    Returns
+    -------
+    Certificate
+        Primal ``sum_i hinge_i + lam sum_j W_j |w_j|``, dual ``1'a``.
+    """
+    X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
+    weights = check_penalty_weights(weights, X.shape[1])
+    _check_lam(lam)
+    slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
+    primal = slack.sum() + _l1_penalty(lam, weights, coef)
+    candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
+    result = None
+    for attempt in range(2):
+        if attempt == 1:  # the given point does not certify: solve for the margin multipliers
+            candidates = [_l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights)]
+        for a in candidates:
+            if a is None:
+                continue
+            feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, 1.0)
+            kkt = _l1_kkt(
+                _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
+            )
+            certificate = _certificate(
+                "l1_svm", primal, feasible.sum(), kkt, infeasibility, tolerance
+            )
+            if result is None or certificate.dual > result.dual:
+                result = certificate
+        if result is not None and result.holds:
+            break
+    return result
+
+
+def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights):
+    """The best dual point with ``a = 1`` inside the margin, 0 outside: an LP on the margin.
+
+    Returns None when that LP is infeasible (the candidate is not optimal).
+    """
+    margins = y * _fitted(X, coef, intercept)
+    scale = _MARGIN_TOLERANCE * max(1.0, np.abs(margins).max(initial=0.0))
+    inside, on = margins < 1.0 - scale, np.abs(margins - 1.0) <= scale
+    a = inside.astype(float)
+    elbow = np.flatnonzero(on)
+    if elbow.size == 0:
+        return a
+    base = _correlations(X, y * a)
+    rows = X[elbow]
+    rows = rows.toarray() if sp.issparse(rows) else rows
+    block = (y[elbow, None] * rows).T  # d x |E|: X_j'Y_E a_E
+    finite = np.isfinite(weights)
+    bound = lam * weights[finite]
+    result = linprog(
+        -np.ones(elbow.size),
+        A_ub=np.vstack((block[finite], -block[finite])),
+        b_ub=np.concatenate((bound - base[finite], bound + base[finite])),
+        A_eq=y[elbow][None, :],
+        b_eq=[-(y @ a)],
+        bounds=(0.0, 1.0),
+        method="highs",
+    )
+    if result.status != 0:
+        return None
+    a[elbow] = result.x
+    return a
+
+
+def svm2_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP_TOLERANCE):
+    """Certify ``(coef, intercept)`` for SVM2 (004 eq. 7): squared hinge + weighted L1.
+
+    The dual point is ``a = 2 [1 - y_i f_i]_+`` (the KKT map), made feasible and scaled
+    by the best factor in ``[0, t_max]``.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}.
+    coef : ndarray of shape (n_features,)
+    intercept : float
+    lam : float > 0
+    weights : ndarray of shape (n_features,), optional
+        Penalty weights, each >= 0 or +inf (default 1).
+    tolerance : float
+
+    Returns
+    -------
+    Certificate
+        Primal ``sum_i hinge_i^2 + lam sum_j W_j |w_j|``, dual ``1'a - ||a||^2 / 4``.
+    """
+    X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
+    weights = check_penalty_weights(weights, X.shape[1])
+    _check_lam(lam)
+    slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
+    primal = slack @ slack + _l1_penalty(lam, weights, coef)
+    a = 2.0 * slack
+    kkt = _l1_kkt(_correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a))
+    feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, np.inf)
+    dual = _best_scaled_value(feasible.sum(), feasible @ feasible)
+    return _certificate("svm2", primal, dual, kkt, infeasibility, tolerance)
+
+
+def _best_scaled_value(linear, quadratic):
+    """``max_{0 <= t <= 1} t linear - t^2 quadratic / 4`` (the dual along the ray t a)."""
+    if quadratic <= 0:
+        return max(linear, 0.0)
+    t = min(max(2.0 * linear / quadratic, 0.0), 1.0)
+    return t * linear - t * t * quadratic / 4.0
+
+
+def lasso_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP_TOLERANCE):
+    """Certify ``(coef, intercept)`` for the weighted lasso (004 eq. 3).
+
+    The dual point is the residual ``u = 2 (y - X b - b0)``, centred (``1'u = 0``),
+    projected off the unpenalised columns, scaled into ``|X_j'u| <= lam W_j`` and
+    then by the best factor along its ray. The dual value is computed as
+    ``u'r + (X'u)'b - ||u||^2/4`` (equal to ``u'y - ||u||^2/4``), which avoids the
+    cancellation of ``u'y`` when the fit is close.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    coef : ndarray of shape (n_features,)
+    intercept : float
+    lam : float > 0
+    weights : ndarray of shape (n_features,), optional
+        Penalty weights, each >= 0 or +inf (default 1).
+    tolerance : float
+
+    Returns
+    -------
+    Certificate
+    """
+    X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=False)
+    weights = check_penalty_weights(weights, X.shape[1])
+    _check_lam(lam)
+    residual = y - _fitted(X, coef, intercept)
+    primal = residual @ residual + _l1_penalty(lam, weights, coef)
+    u = 2.0 * (residual - residual.mean())
+    norms = column_norms(X)
+    kkt = _l1_kkt(_correlations(X, u), coef, lam, weights, norms, np.linalg.norm(u))
+    unpenalised = np.flatnonzero(weights == 0)
+    if unpenalised.size:
+        columns = X[:, unpenalised]
+        columns = columns.toarray() if sp.issparse(columns) else columns
+        Z = np.column_stack((np.ones(X.shape[0]), columns))
+        u = u - Z @ np.linalg.lstsq(Z, u, rcond=None)[0]
+    correlations = _correlations(X, u)
+    t_max = _dual_scaling(correlations, lam, weights)
+    # Dual along the ray t u: t (u'r + (X'u)'b) - t^2 ||u||^2 / 4, for 0 <= t <= t_max.
+    linear = u @ residual + correlations @ coef + intercept * u.sum()
+    quadratic = u @ u
+    t = t_max if quadratic <= 0 else min(max(2.0 * linear / quadratic, 0.0), t_max)
+    dual = t * linear - t * t * quadratic / 4.0
+    return _certificate("lasso", primal, dual, kkt, 0.0, tolerance)
+
+
+def ridge_certificate(X, y, coef, lam, *, tolerance=GAP_TOLERANCE):
+    """Certify ``coef`` for ridge regression without intercept (002 sec. 3.4) and RLSC.
+
+    RLSC (000 eq. (1)) is ridge regression on the labels with ``coef = X'x``. With the
+    residual ``u = y - X b`` the gap has the closed form ``||X'u - lam b||^2 / lam``,
+    computed without cancellation. For ``lam = 0`` (least squares) there is no
+    bounded dual: ``dual`` and ``gap`` are NaN and ``relative_gap`` is the KKT
+    violation ``max_j |X_j'u| / (||X_j|| ||u||)``.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    coef : ndarray of shape (n_features,)
+    lam : float >= 0
+    tolerance : float
+
+    Returns
+    -------
+    Certificate
+    """
+    X, y, coef, _ = _prepare(X, y, coef, 0.0, labels=False)
+    if not lam >= 0:
+        raise ValueError(f"lam must be >= 0; got lam={lam}.")
+    residual = y - _fitted(X, coef, 0.0)
+    primal = residual @ residual + lam * coef @ coef
+    gradient = _correlations(X, residual) - lam * coef
+    scale = column_norms(X) * np.linalg.norm(residual) + lam * np.abs(coef)
+    kkt = float(np.max(np.abs(gradient) / np.where(scale > 0, scale, 1.0), initial=0.0))
+    if lam == 0:
+        return Certificate("ridge", float(primal), np.nan, np.nan, kkt, kkt, 0.0, tolerance)
+    gap = gradient @ gradient / lam
+    return _certificate("ridge", primal, primal - gap, kkt, 0.0, tolerance)
+
+
+def _check_lam(lam):
+    if not (np.isfinite(lam) and lam > 0):
+        raise ValueError(f"lam must be a finite number > 0; got lam={lam}.")
