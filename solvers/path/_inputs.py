@@ -3,9 +3,12 @@
 A weighted L1 penalty ``lam * sum_j w_j |b_j|`` (004 eq. 3, 5) becomes a plain
 one by rescaling the columns: with ``c_j = w_j b_j`` and ``X~_j = X_j / w_j``,
 ``X b = X~ c`` and the penalty is ``lam * ||c||_1``. The path algorithms run on
-X~ and map their coefficients back with ``b = c / w``. A weight of ``+inf``
-removes a feature (its column becomes zero), which is what RS weights
-``W = 1 / V`` give a feature never selected (004 Algorithm 1).
+X~ and map their coefficients back with ``b = c / w``. Weights follow the one
+convention of the package (``solvers._penalty``): a weight of ``+inf`` removes a
+feature (its column becomes zero), which is what RS weights ``W = 1 / V`` give a
+feature never selected (004 Algorithm 1); a weight of 0 leaves the feature
+unpenalised: its column is kept as it is (scale 1) and `PathProblem.unpenalized`
+lists it, for the algorithm to keep it in every model, like the intercept.
 """
 
 from dataclasses import dataclass
@@ -16,6 +19,8 @@ import scipy.sparse as sp
 
 from sparsify._validation import check_X
 
+from .._penalty import check_penalty_weights
+
 
 @dataclass(frozen=True)
 class PathProblem:
@@ -23,7 +28,8 @@ class PathProblem:
 
     X: np.ndarray | sp.csc_matrix  # columns divided by the weights; CSC when sparse
     y: np.ndarray  # targets, or labels mapped to -1.0/+1.0
-    weights: np.ndarray
+    weights: np.ndarray  # each >= 0 or +inf
+    unpenalized: np.ndarray  # indices of the features with weight 0 (columns unscaled)
     classes: np.ndarray | None  # the original labels of -1 and +1 (classifiers)
     lam_min: float
     max_features: int
@@ -52,8 +58,7 @@ class PathProblem:
 
     def unscale(self, coefs):
         """Coefficients of the caller's problem from those of the rescaled one."""
-        inverse = np.where(np.isinf(self.weights), 0.0, 1.0 / self.weights)
-        return coefs * inverse
+        return coefs * _column_scales(self.weights)
 
 
 def check_path_inputs(X, y, weights, *, classifier, lam_min, max_features, max_steps):
@@ -61,7 +66,7 @@ def check_path_inputs(X, y, weights, *, classifier, lam_min, max_features, max_s
 
     Raises ValueError naming the argument for NaN/inf data, wrong shapes, a
     target that is not 1-D, labels that are not exactly two classes, weights
-    that are negative, zero, NaN or of the wrong length, and bad stop criteria.
+    that are negative, NaN or of the wrong length, and bad stop criteria.
     """
     X = check_X(X, name="X", min_samples=2)
     n, d = X.shape
@@ -76,16 +81,18 @@ def check_path_inputs(X, y, weights, *, classifier, lam_min, max_features, max_s
             )
         y = np.where(codes == 1, 1.0, -1.0)
     unit_weights = weights is None
-    weights = _check_weights(weights, d)
-    scale = np.where(np.isinf(weights), 0.0, 1.0 / weights)
+    weights = check_penalty_weights(weights, d)
+    scale = _column_scales(weights)
     if sp.issparse(X):
-        X = sp.csc_matrix(X if unit_weights else X @ sp.diags(scale))
+        # A new CSC matrix with its own arrays: the caller's are never touched.
+        X = sp.csc_matrix(X, copy=True) if unit_weights else sp.csc_matrix(X @ sp.diags(scale))
     elif not unit_weights:
         X = X * scale
     return PathProblem(
         X=X,
         y=y,
         weights=weights,
+        unpenalized=np.flatnonzero(weights == 0),
         classes=classes,
         lam_min=_check_lam_min(lam_min),
         max_features=_check_count(max_features, "max_features", default=d),
@@ -112,24 +119,10 @@ def _check_target(y, n, *, classifier):
     return y
 
 
-def _check_weights(weights, d):
-    if weights is None:
-        return np.ones(d)
-    try:
-        weights = np.asarray(weights, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"weights must be a 1-D array of {d} positive numbers.") from exc
-    if weights.ndim != 1 or weights.shape[0] != d:
-        raise ValueError(
-            f"weights must be 1-D with one entry per feature ({d}); got shape {weights.shape}."
-        )
-    if np.any(np.isnan(weights)) or np.any(weights <= 0):
-        bad = np.flatnonzero(np.isnan(weights) | (weights <= 0))
-        raise ValueError(
-            "weights must be > 0 (use +inf to exclude a feature); got "
-            f"{weights[bad[:5]].tolist()} at indices {bad[:5].tolist()}."
-        )
-    return weights
+def _column_scales(weights):
+    """``1 / w_j``, with 0 for an excluded feature (+inf) and 1 for an unpenalised one (0)."""
+    with np.errstate(divide="ignore"):
+        return np.where(np.isinf(weights), 0.0, np.where(weights == 0, 1.0, 1.0 / weights))
 
 
 def _check_lam_min(lam_min):
