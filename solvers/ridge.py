@@ -2,12 +2,14 @@
 
 Both minimise ``||y - X beta||^2 + lam ||beta||^2`` without an intercept: ridge
 regression in its primal form, RLSC in its dual form ``min_x ||Kx - y||^2 + lam x'Kx``
-(K = XX', ``beta = X'x``). By default they use the closed form through the SVD
-(``solver="svd"``); any CVXPY backend name solves the formulation instead, which the
-tests use to cross-check the two.
+(K = XX', ``beta = X'x``). By default they use the closed form (``solver="svd"``,
+:func:`ridge_closed_form`), certified by :func:`solvers.certificates.ridge_certificate`;
+any CVXPY backend name solves the formulation instead, which the tests use to
+cross-check the two.
 """
 
 import numpy as np
+import scipy.linalg as sla
 import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
@@ -18,19 +20,178 @@ from ._base import (
     BinaryLinearClassifier,
     LinearRegressor,
 )
-from .formulations import gram, ridge, rlsc
+from ._penalty import column_norms
+from .certificates import ridge_certificate
+from .exceptions import SolverError
+from .formulations import ridge, rlsc
 
-__all__ = ["RLSC", "RidgeRegression", "ridge_closed_form"]
+__all__ = ["RLSC", "RidgeRegression", "ridge_closed_form", "ridge_with_intercept"]
+
+#: The name of the closed form, as a value of ``solver`` and as ``backend_``.
+CLOSED_FORM = "svd"
+
+
+def _dense(A):
+    return A.toarray() if sp.issparse(A) else np.asarray(A)
+
+
+def _add_to_diagonal(A, value):
+    A.flat[:: A.shape[0] + 1] += value
+    return A
+
+
+def _cholesky(A):
+    return sla.cho_factor(A, overwrite_a=True, check_finite=False)
+
+
+def _cholesky_route(X, y, lam, mean=None, dual=True):
+    """The fast route: a Cholesky solve with the smaller Gram matrix (002 sec. 3.4).
+
+    n >= d: ``(X'X + lam I) beta = X'y``; d > n: ``(XX' + lam I) x = y`` (000 eq. (1),
+    whose solution is eq. (2)) and ``beta = X'x``. Sparse X stays sparse: only the
+    Gram matrix is dense. With ``mean`` (the column means of X; y already centred)
+    the data are centred implicitly, ``X - 1 mean'``, through the Gram matrix of the
+    centred data: ``X'X - n mean mean'`` or ``H XX' H`` (H the centring projection),
+    plus ``11' c / n`` (any c > 0), which leaves the solution (orthogonal to 1)
+    unchanged and makes the matrix definite when lam = 0.
+
+    The normal equations are invariant to column scaling (Cholesky is invariant to
+    symmetric diagonal scaling), but square the condition number of X, and the dual
+    ``beta = X'x`` loses the columns of a much smaller scale than the largest: the
+    certificate decides whether the answer is kept.
+
+    Returns
+    -------
+    x : ndarray of shape (n,) or None
+        The dual solution of minimum norm (000 eq. (2)); None unless ``dual``.
+    beta : ndarray of shape (d,)
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        When a Gram matrix is not numerically positive definite (for the dual when
+        n >= d: ``X'X``, singular when X has dependent nonzero columns).
+    """
+    n, d = X.shape
+    shift = np.zeros(d) if mean is None else mean
+
+    def times(v):  # (X - 1 shift') v
+        return np.asarray(X @ v).ravel() - shift @ v
+
+    if n >= d:
+        gram = _dense(X.T @ X) - n * np.outer(shift, shift)
+        factor = _cholesky(_add_to_diagonal(gram.copy(), lam))
+        beta = sla.cho_solve(factor, np.asarray(X.T @ y).ravel(), check_finite=False)
+        if not dual:
+            return None, beta
+        # The dual solution of minimum norm (000 eq. (2)) lies in the range of X:
+        # x = X (X'X)^-1 beta. An all-zero column only adds a zero row and column.
+        if lam > 0:
+            factor = _cholesky(_add_to_diagonal(gram, np.diag(gram) == 0))
+        return times(sla.cho_solve(factor, beta, check_finite=False)), beta
+    gram = _add_to_diagonal(_dense(X @ X.T), lam)
+    if mean is not None:
+        k = np.asarray(X @ mean).ravel()  # K 1 / n
+        gram -= k[:, None] + k[None, :] - mean @ mean
+        gram += (np.trace(gram) / n or 1.0) / n  # the 11' c / n term, c = mean pivot
+    x = sla.cho_solve(_cholesky(gram), y, check_finite=False)
+    return x, np.asarray(X.T @ x).ravel() - shift * x.sum()
+
+
+def _augmented_least_squares(A, y, lam):
+    """``min_b ||y - A b||^2 + lam ||b||^2`` as least squares with ``[A; sqrt(lam) I]``.
+
+    Solved by Householder QR with column pivoting (LAPACK ``gelsy``), which is
+    backward stable column by column, so the answer is insensitive to column scales;
+    for lam = 0 and a rank-deficient A it is the minimum-norm solution.
+    """
+    d = A.shape[1]
+    stacked = np.vstack((A, np.sqrt(lam) * np.eye(d)))
+    rhs = np.concatenate((y, np.zeros(d)))
+    return sla.lstsq(stacked, rhs, lapack_driver="gelsy", check_finite=False)[0]
+
+
+def _qr_route(X, y, lam):
+    """The stable route (dense; a sparse X is densified): orthogonal factorisations only.
+
+    n >= d: :func:`_augmented_least_squares` on X. d > n: the solution lies in the row
+    space of X, so with the QR factorisation ``X' = Q R`` (rows of X' sorted by
+    decreasing norm first, which keeps Householder QR backward stable row by row,
+    i.e. column by column for X) ``beta = Q c`` where c solves the n-dimensional
+    problem with the matrix R'. The dual is the minimum-norm solution of ``X'x = beta``
+    (000 eq. (2)).
+
+    Returns
+    -------
+    x : ndarray of shape (n,)
+    beta : ndarray of shape (d,)
+    """
+    X = _dense(X)
+    n, d = X.shape
+    if n >= d:
+        beta = _augmented_least_squares(X, y, lam)
+    else:
+        order = np.argsort(-column_norms(X))
+        Q, R = np.linalg.qr(X[:, order].T)
+        beta = np.empty(d)
+        beta[order] = Q @ _augmented_least_squares(R.T, y, lam)
+    return sla.lstsq(X.T, beta, lapack_driver="gelsy", check_finite=False)[0], beta
+
+
+def _first_certified(routes, certify):
+    """Run the routes in order; return the first answer whose certificate holds.
+
+    Parameters
+    ----------
+    routes : list of (str, callable)
+        Name and a function returning ``(x, beta)``.
+    certify : callable
+        ``certify(beta)`` -> :class:`solvers.certificates.Certificate`.
+
+    Returns
+    -------
+    x, beta, certificate, attempts
+        ``attempts`` as :class:`solvers.exceptions.SolverError` lists them.
+
+    Raises
+    ------
+    SolverError
+        When no route gives a certified answer; the message names the closed form
+        and every certificate.
+    """
+    attempts = []
+    for name, route in routes:
+        try:
+            x, beta = route()
+        except np.linalg.LinAlgError as exc:
+            attempts.append({"backend": name, "status": "error", "message": str(exc)})
+            continue
+        certificate = certify(beta)
+        attempts.append(
+            {
+                "backend": name,
+                "status": "optimal" if certificate.holds else "uncertified",
+                "message": str(certificate),
+                "certificate": certificate,
+            }
+        )
+        if certificate.holds:
+            return x, beta, certificate, attempts
+    tried = "; ".join(f"{a['backend']}: {a['message']}" for a in attempts)
+    raise SolverError(f'solver="{CLOSED_FORM}" found no certified solution ({tried}).', attempts)
 
 
 def ridge_closed_form(X, y, lam):
-    """Solve ``min_beta ||y - X beta||^2 + lam ||beta||^2`` and its dual through the SVD.
+    """Solve ``min_beta ||y - X beta||^2 + lam ||beta||^2`` and its dual, certified.
 
-    With the thin SVD ``X = U S V'`` (singular values above ``max(n, d) eps s_max``):
-    ``x = U (S^2 + lam I)^-1 U'y`` (000 eq. (2), the minimum-norm solution of 000
-    eq. (1)) and ``beta = X'x = V S (S^2 + lam I)^-1 U'y``. lam = 0 gives the
-    minimum-norm least-squares solution. Sparse X is never densified: the SVD comes
-    from the eigendecomposition of the smaller of XX' and X'X.
+    The primal is ridge regression (002 sec. 3.4), the dual RLSC's 000 eq. (1), with
+    solution ``x = (XX' + lam I)^-1 y`` (eq. (2); the minimum-norm solution for
+    lam = 0) and ``beta = X'x``. First the Cholesky solve with the smaller Gram
+    matrix (``X'X`` when n >= d, ``XX'`` when d > n; a sparse X is never
+    densified); if its certificate (:func:`solvers.certificates.ridge_certificate`)
+    fails, the orthogonal factorisations of :func:`_qr_route`, which are stable
+    under column scaling (this densifies a sparse X). lam = 0 gives the
+    minimum-norm least-squares solution.
 
     Parameters
     ----------
@@ -44,30 +205,74 @@ def ridge_closed_form(X, y, lam):
         The dual (RLSC) solution.
     beta : ndarray of shape (d,)
         The primal (ridge) solution.
+    certificate : solvers.certificates.Certificate
+        The certificate of beta, which holds.
+    attempts : list of dict
+        The routes tried (``backend`` "cholesky" or "qr", ``status``, ``message``,
+        ``certificate``).
+
+    Raises
+    ------
+    SolverError
+        When neither route gives a certified answer.
     """
-    n, d = X.shape
+    y = np.asarray(y, dtype=float)
+    return _first_certified(
+        [("cholesky", lambda: _cholesky_route(X, y, lam)), ("qr", lambda: _qr_route(X, y, lam))],
+        lambda beta: ridge_certificate(X, y, beta, lam),
+    )
+
+
+def ridge_with_intercept(X, y, lam):
+    """Solve ``min_{b, b0} ||y - X b - b0||^2 + lam ||b||^2`` (intercept unpenalised).
+
+    Ridge regression (002 sec. 3.4) on the centred data, ``b0 = mean(y - X b)``.
+    A dense X is centred explicitly; a sparse X implicitly, through the Gram matrix
+    of the centred data (never densified), whose rounding is relative to the column
+    norms, so a column's scale does not matter, but grows with ``(mean / std)^2`` of
+    a column. The answer is certified as in :func:`ridge_closed_form`: with
+    ``r = y - X b - b0`` (``1'r = 0``), the gradient of the centred problem is
+    ``X'r - lam b``, which is :func:`solvers.certificates.ridge_certificate` of
+    ``(X, y - b0, b)``. If the certificate fails, the stable route of
+    :func:`ridge_closed_form` runs on the explicitly centred (dense) data. lam = 0
+    gives the minimum-norm least-squares solution.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,)
+    lam : float >= 0
+
+    Returns
+    -------
+    coef : ndarray of shape (d,)
+    intercept : float
+
+    Raises
+    ------
+    SolverError
+        When neither route gives a certified answer.
+    """
+    y = np.asarray(y, dtype=float)
+    mean = np.asarray(X.mean(axis=0)).ravel()
+    centred_y = y - y.mean()
+
+    def intercept(beta):
+        return float(np.mean(y - np.asarray(X @ beta).ravel()))
+
     if sp.issparse(X):
-        if n <= d:
-            s2, U = np.linalg.eigh(gram(X))
-        else:
-            s2, V = np.linalg.eigh((X.T @ X).toarray())
-        keep = s2 > s2.max(initial=0.0) * max(n, d) * np.finfo(float).eps
-        s = np.sqrt(s2[keep])
-        if n <= d:
-            U = U[:, keep]
-        else:
-            U = (X @ V[:, keep]) / s
+        fast = lambda: _cholesky_route(X, centred_y, lam, mean, dual=False)  # noqa: E731
     else:
-        U, s, _ = np.linalg.svd(X, full_matrices=False)
-        keep = s > s.max(initial=0.0) * max(n, d) * np.finfo(float).eps
-        U, s = U[:, keep], s[keep]
-    x = U @ ((U.T @ y) / (s**2 + lam))
-    beta = np.asarray(X.T @ x).ravel()
-    return x, beta
+        fast = lambda: _cholesky_route(X - mean, centred_y, lam, dual=False)  # noqa: E731
+    _, beta, _, _ = _first_certified(
+        [("cholesky", fast), ("qr", lambda: _qr_route(_dense(X) - mean, centred_y, lam))],
+        lambda beta: ridge_certificate(X, y - intercept(beta), beta, lam),
+    )
+    return beta, intercept(beta)
 
 
 class _RidgeFit:
-    """Shared fit: closed form for ``solver="svd"``, else the CVXPY formulation."""
+    """Shared fit: the certified closed form for ``solver="svd"``, else CVXPY."""
 
     _dpp_params = ("lam",)
 
@@ -75,26 +280,40 @@ class _RidgeFit:
         return {"lam": self.lam}
 
     def _fit_ridge(self, X, y):
-        if self.solver == "svd":
-            self.dual_coef_, self.coef_ = ridge_closed_form(X, y, self.lam)
-            self.backend_ = "svd"
+        if self.solver == CLOSED_FORM:
+            self.dual_coef_, self.coef_, self.certificate_, self.solve_attempts_ = (
+                ridge_closed_form(X, y, self.lam)
+            )
+            self.dual_gap_ = self.certificate_.relative_gap
+            self.backend_ = CLOSED_FORM
+            self.intercept_ = 0.0
             self.__dict__.pop("problem_", None)  # from an earlier fit with a CVXPY backend
         else:
-            problem = self._solve(X, y)
-            if "x" in problem.var_dict:
-                self.dual_coef_ = np.asarray(problem.var_dict["x"].value, dtype=float)
-                self.coef_ = np.asarray(X.T @ self.dual_coef_).ravel()
-            else:
-                self.coef_ = np.asarray(problem.var_dict["beta"].value, dtype=float)
-                self.__dict__.pop("dual_coef_", None)
+            self._solve(X, y)
+
+    def _read_solution(self, problem, X, y):
+        """Set ``coef_`` (and ``dual_coef_`` for the dual form) from a solved problem."""
+        if "x" in problem.var_dict:
+            self.dual_coef_ = np.asarray(problem.var_dict["x"].value, dtype=float)
+            self.coef_ = np.asarray(X.T @ self.dual_coef_).ravel()
+        else:
+            self.coef_ = np.asarray(problem.var_dict["beta"].value, dtype=float)
+            self.__dict__.pop("dual_coef_", None)
         self.intercept_ = 0.0
-        residual = y - np.asarray(X @ self.coef_).ravel()
-        self.objective_ = float(residual @ residual + self.lam * self.coef_ @ self.coef_)
+
+    def _certify(self, X, y):
+        """The duality gap of ``coef_`` (:func:`solvers.certificates.ridge_certificate`)."""
+        return ridge_certificate(X, y, self.coef_, self.lam)
+
+    @property
+    def objective_(self):
+        """The objective ``||y - X coef_||^2 + lam ||coef_||^2`` at the fitted coef_."""
+        return self.certificate_.primal
 
 
 _CONSTRAINTS = {
     **BACKEND_CONSTRAINTS,
-    "solver": [StrOptions({"svd"}), None, str, list, tuple],
+    "solver": [StrOptions({CLOSED_FORM}), None, str, list, tuple],
 }
 
 
