@@ -1,46 +1,63 @@
 """The exact 1-norm SVM path (Zhu, Rosset, Hastie & Tibshirani 2003), 004 eq. 6.
 
-The penalised problem ``sum_i [1 - y_i f_i]_+ + lam ||w||_1`` (``f = X w + b``,
-unit weights after `PathProblem`'s rescaling) is a linear program. Following
-Zhu et al. we trace its constrained form, min hinge loss s.t. ``||w||_1 <= s``,
-whose solution is piecewise linear in s and whose loss is convex and piecewise
-linear in s. With ``D_k`` the loss slope on segment k (from knot s_k to
-s_{k+1}), the penalised solution for ``-D_k > lam > -D_{k+1}`` is the knot
-s_{k+1}: it is constant in lam, and the breakpoints are ``lam_k = -D_k``.
+The penalised problem ``sum_i [1 - y_i f_i]_+ + lam ||w_P||_1`` (``f = X w + b``,
+unit weights after `PathProblem`'s rescaling; P the penalised features, U the
+unpenalised ones, which are in every model like the intercept) is a linear
+program. Following Zhu et al. we trace its constrained form, min hinge loss s.t.
+``||w_P||_1 <= s``, whose solution is piecewise linear in s and whose loss is
+convex and piecewise linear in s. With ``D_k`` the loss slope on segment k (from
+knot s_k to s_{k+1}), the penalised solution for ``-D_k > lam > -D_{k+1}`` is the
+knot s_{k+1}, and the breakpoints are ``lam_k = -D_k``.
 
 Samples are left of the elbow (L: margin y_i f_i < 1), on it (E: = 1) or right
 of it (R: > 1). On a segment the active features V and E stay fixed, and the
-direction (db, dw_V) keeps every E sample on the elbow with ``d||w||_1 = 1``.
-At a knot where one sample has just reached the elbow, or one feature has just
-reached zero, |E| = |V| + 1 and the next direction is the best of |E| + 2 (d - |V|)
-candidates (Zhu et al. 2003, sec. 3): one E sample leaves the elbow, or one
-feature joins V. All candidates are scored at once from the left null vector of
-the small (|V| + 2) x (|V| + 1) system, whose QR factors are updated from knot to
-knot (`_ElbowSystem`), and one pass over X. Elsewhere (the start, simultaneous
-events, ties) the direction is the solution of the step LP, min directional
-derivative of the loss subject to a unit increase of ||w||_1; a candidate whose
-loss rate would break the convexity of the loss in ||w||_1 also defers to it.
+direction (db, dw_U, dw_V) keeps every E sample on the elbow with
+``d||w_P||_1 = 1``. At a generic knot (one sample has just reached the elbow, or
+one feature zero) the square matrix ``B = Y_E [1, X_EU, X_EV]`` is invertible and
+the next direction is the best of Zhu et al.'s candidates (sec. 3): one E sample
+leaves, or one feature joins. With ``n = (0, 0, sign(w_V))`` and g the loss
+gradient over L, all are scored from ``m = B^-T n``, ``p = B^-T g`` and one
+product with ``X_E``. LU with partial pivoting keeps this invariant to column
+scales. Elsewhere (ties, the start) the direction solves the step LP, min
+directional derivative of the loss s.t. a unit increase of ``||w_P||_1``, in
+HiGHS warm-started from the previous step's basis.
+
+Each segment comes with its dual point: ``a_i = 1`` on L, 0 on R and on E
+``a_E = lam m + p`` (the LP's row duals for the step LP), which satisfies the
+stationarity conditions of 004 eq. 6 at ``lam = -D``. Before a breakpoint is
+recorded, the duality gap of both ends of its segment at that lam and the dual
+feasibility of a (as `solvers.certificates.l1_svm_certificate` measures them)
+must be within `GAP_TOLERANCE`; otherwise the path stops with a `PathWarning`.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import qr_delete, qr_insert
-from scipy.optimize import linprog
+from scipy.linalg import lu_factor, lu_solve
 
+from ..certificates import GAP_TOLERANCE
 from ..exceptions import SolverError
 from ._inputs import check_path_inputs
+from ._step_lp import INF, KeyedLP, build_lp, sparse_columns
 from ._steps import PathRecorder, steps_to_zero
 
 _LEFT, _ELBOW, _RIGHT = -1, 0, 1
-# Relative tolerance for a margin rate or a coefficient rate to count as zero.
+# A rate (of a margin, a coefficient, the loss) is zero when it is below this
+# fraction of the sum of the absolute values of the terms it is computed from.
 _RATE_TOLERANCE = 1e-9
-# Relative size of the smallest pivot of a well-posed candidate system.
+# A pivot of B (or a candidate's denominator) below this fraction of its column's
+# size makes the system singular: a tie, left to the step LP.
 _RANK_TOLERANCE = 1e-10
-_MAX_STALLED_STEPS = 50
-# Samples whose margin is this close to 1 are on the elbow.
+# A margin within this fraction of its size (|b| + sum_j |x_ij w_j|, at least 1) of 1
+# is on the elbow.
 _MARGIN_TOLERANCE = 1e-10
+# Events within this relative distance of the first one happen together.
+_EVENT_TOLERANCE = 1e-9
+# Samples whose margin is within this of 1 after the start LP (whose feasibility
+# tolerance is 1e-7) are put exactly on the elbow.
+_START_MARGIN_TOLERANCE = 1e-6
+_MAX_STALLED_STEPS = 50
 
 
 def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None):
@@ -54,17 +71,28 @@ def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps
     ``Path.at(lam)`` returns the knot that is optimal at lam (at a breakpoint,
     where a whole segment is optimal, its end with the smaller norm).
 
+    Every breakpoint is certified: the duality gap of the solutions at both ends
+    of its segment, with the segment's dual point, is within
+    `solvers.certificates.GAP_TOLERANCE`. All tolerances are relative to the
+    data, so multiplying X (or a column and its weight, or all weights) by a
+    constant rescales lams and coefficients and leaves the path otherwise unchanged.
+
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
+        Not modified (a sparse X is copied).
     y : array-like of shape (n_samples,)
         Two distinct labels; the larger (in sorted order) is mapped to +1.
     weights : array-like of shape (n_features,), optional
-        Positive penalty weights (default 1); ``+inf`` excludes a feature.
+        Penalty weights, each >= 0 or +inf (default 1). A feature of weight 0 is
+        unpenalised: it is in every model from lam_max on (the start is then the
+        minimum hinge loss over the intercept and those features) and is not
+        part of the norm along which the path is piecewise linear; ``+inf``
+        excludes a feature.
     lam_min : float, default 0
         Stop at this lam.
     max_features : int, optional
-        Stop at the breakpoint where more than this many features are active.
+        Stop at the breakpoint where more than this many penalised features are active.
     max_steps : int, optional
         Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
         with a `PathWarning` naming the lam reached.
@@ -73,6 +101,11 @@ def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps
     -------
     Path
         With ``interpolation`` constant between breakpoints.
+
+    Raises
+    ------
+    SolverError
+        If the LP at lam_max cannot be solved.
     """
     problem = check_path_inputs(
         X,
@@ -88,344 +121,485 @@ def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps
 
 @dataclass
 class _Direction:
-    """A segment's direction per unit increase of ||w||_1."""
+    """A segment's direction per unit increase of ||w_P||_1, and its dual point."""
 
     loss_rate: float  # D: derivative of the hinge loss along the direction
     intercept_rate: float
-    features: list  # V on this segment
+    features: list  # V on this segment (penalised features)
     signs: np.ndarray
-    coef_rates: np.ndarray  # dw_V
+    rates: np.ndarray  # (dw_U, dw_V)
     elbow_exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
+    dual: np.ndarray  # the segment's dual point a (1 on L, a_E on E, 0 on R), in [0, 1]
+    infeasibility: float  # of the dual point, relative (see `_dual_point`)
 
 
-class _ElbowSystem:
-    """The QR factors of Zhu et al.'s step system, updated between knots.
+class _ScaledData:
+    """X divided by one number so that its largest entry is 1, with fast row and column access.
 
-    Rows: ``y_i [1, x_{i,V}]`` for the elbow samples, then the norm row
-    ``[0, s_V]``; columns: intercept, then the active features. Between two
-    generic knots one sample or feature comes or goes, so the full QR
-    factorisation is updated with Givens rotations (``scipy.linalg.qr_insert``,
-    ``qr_delete``; O(k^2)) rather than recomputed; after the step LP has changed
-    several at once it is recomputed.
+    Only zero and nonzero columns are treated differently: the largest entry sets
+    the unit in which lam and ||w||_1 are computed, nothing else depends on scale.
     """
 
-    def __init__(self, problem):
-        self.problem = problem
-        self.rows, self.features, self.signs = [], [], []
-        self.Q = self.R = None
-
-    def factor(self, elbow, features, signs, active_columns):
-        """(elbow samples in row order, Q, R) for the current elbow and active set."""
-        kept_features = [
-            (j, s) for j, s in zip(self.features, self.signs, strict=True) if j in set(features)
-        ]
-        current = list(zip(features, signs.tolist(), strict=True))
-        new_rows = sorted(set(elbow.tolist()) - set(self.rows))
-        changes = len(self.features) - len(kept_features) + len(current) - len(kept_features)
-        changes += len(set(self.rows) - set(elbow.tolist())) + len(new_rows)
-        if self.Q is None or changes > 2 or kept_features != current[: len(kept_features)]:
-            self._recompute(elbow, features, signs, active_columns)
+    def __init__(self, X):
+        if sp.issparse(X):
+            self.scale = float(abs(X).max()) if X.nnz else 1.0
+            self.columns = sp.csc_matrix(X / self.scale)
+            self.rows = self.columns.tocsr()
+            self.transposed = self.columns.T.tocsr()
         else:
-            self._update(elbow, current, len(kept_features), new_rows, active_columns)
-        return np.array(self.rows, dtype=np.intp), self.Q, self.R
+            self.scale = float(np.abs(X).max(initial=0.0)) or 1.0
+            self.columns = self.rows = X / self.scale
+            self.transposed = np.ascontiguousarray(self.columns.T)
+        self.scale = self.scale or 1.0
 
-    def _recompute(self, elbow, features, signs, active_columns):
-        y = self.problem.y
-        k = len(features)
-        system = np.zeros((elbow.shape[0] + 1, k + 1))
-        system[:-1, 0] = y[elbow]
-        system[:-1, 1:] = y[elbow, None] * active_columns[elbow]
-        system[-1, 1:] = signs
-        self.Q, self.R = np.linalg.qr(system, mode="complete")
-        self.rows, self.features, self.signs = elbow.tolist(), list(features), signs.tolist()
+    def column(self, j):
+        column = self.columns[:, j]
+        return column.toarray().ravel() if sp.issparse(column) else column
 
-    def _update(self, elbow, current, n_kept, new_rows, active_columns):
-        y, Q, R = self.problem.y, self.Q, self.R
-        wanted = set(elbow.tolist())
-        for position in reversed(range(len(self.rows))):
-            if self.rows[position] not in wanted:
-                Q, R = qr_delete(Q, R, position, which="row", check_finite=False)
-                del self.rows[position]
-        keep = {j for j, _ in current[:n_kept]}
-        for position in reversed(range(len(self.features))):
-            if self.features[position] not in keep:
-                Q, R = qr_delete(Q, R, position + 1, which="col", check_finite=False)
-        rows = self.rows
-        for j, sign in current[n_kept:]:
-            column = np.append(y[rows] * self.problem.column(j)[rows], sign)
-            Q, R = qr_insert(Q, R, column, R.shape[1], which="col", check_finite=False)
-        for i in new_rows:
-            row = y[i] * np.concatenate(([1.0], active_columns[i]))
-            Q, R = qr_insert(Q, R, row, len(self.rows), which="row", check_finite=False)
-            self.rows.append(i)
-        self.Q, self.R = Q, R
-        self.features = [j for j, _ in current]
-        self.signs = [s for _, s in current]
+    def row_block(self, samples):
+        block = self.rows[samples]
+        return block.toarray() if sp.issparse(block) else block
+
+    def correlations(self, v):
+        """``X' v``."""
+        return np.asarray(self.transposed @ v).ravel()
+
+    def column_norms(self):
+        if sp.issparse(self.columns):
+            return np.sqrt(np.asarray(self.columns.multiply(self.columns).sum(axis=0)).ravel())
+        return np.linalg.norm(self.columns, axis=0)
 
 
 class _HingeHomotopy:
     def __init__(self, problem):
         self.problem = problem
-        y = problem.y
+        self.data = _ScaledData(problem.X)
         n, d = problem.X.shape
+        self.norms = self.data.column_norms()
+        self.unpenalized = [int(j) for j in problem.unpenalized if self.norms[j] > 0]
+        candidates = (self.norms > 0) & (problem.weights > 0)
+        self.candidates = np.flatnonzero(candidates)
         self.w = np.zeros(d)
-        # The best intercept alone: b = sign(n_+ - n_-) (any b in [-1, 1] when tied).
-        self.intercept = float(np.sign(y.sum()))
-        self.side = np.where(y * self.intercept == 1.0, _ELBOW, _LEFT)
-        self.active = []
-        self.signs = np.zeros(0)
-        self.active_columns = np.zeros((n, 0))
-        self.system = _ElbowSystem(problem)
-        # The largest loss rate any unit step could have: rates below this
-        # fraction of it are rounding noise (the loss is flat: lam = 0).
-        largest_sum = float(np.max(problem.column_norms(1), initial=0.0))
-        self.flat_rate = _RATE_TOLERANCE * largest_sum
-        # |null' a_j| <= ||a_j|| <= ||x_j|| + 1: smaller projections are rounding noise.
-        self.join_tolerance = _RANK_TOLERANCE * (problem.column_norms(2) + 1.0)
+        self.intercept = 0.0
+        self.side = np.full(n, _LEFT)
+        self.active, self.signs = [], np.zeros(0)
+        # Columns of U then V, dense.
+        self.model_columns = np.zeros((n, 0))
+        self.step_lp = KeyedLP()
+
+    @property
+    def model(self):
+        return [*self.unpenalized, *self.active]
 
     def _margins(self):
-        return self.problem.y * (self.intercept + self.active_columns @ self.w[self.active])
+        """Margins y_i f_i and their sizes |b| + sum_j |x_ij w_j| (at least 1)."""
+        coefs = self.w[self.model]
+        margins = self.problem.y * (self.intercept + self.model_columns @ coefs)
+        sizes = np.maximum(abs(self.intercept) + np.abs(self.model_columns) @ np.abs(coefs), 1.0)
+        return margins, sizes
 
     def run(self):
         problem = self.problem
         recorder = PathRecorder(problem, interpolation="constant", lam_tolerance=0.0)
-        stalled, loss_rate = 0, -np.inf
+        if not self._start():
+            raise SolverError(
+                "l1_svm_path: HiGHS could not solve the LP at lam_max (min hinge loss over "
+                "the intercept and the unpenalised features)."
+            )
+        stalled = 0
         for n_steps in range(problem.max_steps + 1):
-            direction = self._direction(loss_rate)
-            if direction is None and not recorder.lams:
-                raise SolverError(
-                    "l1_svm_path: the step LP at lam_max failed (HiGHS via "
-                    "scipy.optimize.linprog); check X for extreme scales."
-                )
+            direction = self._direction()
+            previous = recorder.lams[-1] if recorder.lams else np.inf
             if direction is None:
-                lam = recorder.lams[-1]
-                recorder.record(lam, self.w, self.intercept, self.active)
-                recorder.stop("the step LP failed (numerically unbounded or infeasible)", lam)
+                lam = previous if recorder.lams else 0.0
+                recorder.record(lam, self._coefs(), self._intercept(), self.model)
+                recorder.stop(
+                    "no certified direction (the step LP failed or its duality "
+                    "gap exceeds the tolerance)",
+                    lam,
+                )
                 break
-            loss_rate = direction.loss_rate
-            lam = -loss_rate if -loss_rate > self.flat_rate else 0.0
-            if recorder.lams:  # rounding must not let the slopes decrease
-                lam = min(lam, recorder.lams[-1])
-            if lam <= problem.lam_min:
-                recorder.record(problem.lam_min, self.w, self.intercept, self.active)
+            # Rounding must not let the slopes decrease.
+            lam = min(max(-direction.loss_rate, 0.0), previous / self.data.scale)
+            if lam * self.data.scale <= problem.lam_min:
+                recorder.record(problem.lam_min, self._coefs(), self._intercept(), self.model)
                 break
             self._follow(direction)
-            recorder.record(lam, self.w, self.intercept, self.active)
+            recorder.record(lam * self.data.scale, self._coefs(), self._intercept(), self.model)
             if len(self.active) > problem.max_features:
                 break
             if n_steps == problem.max_steps - 1:
-                recorder.stop(f"max_steps={problem.max_steps} reached", lam)
+                recorder.stop(f"max_steps={problem.max_steps} reached", lam * self.data.scale)
                 break
+            norm = np.abs(self.w[self.active]).sum()
             step = self._step(direction)
             if step is None:
-                recorder.stop("the loss decreases without an event (numerical breakdown)", lam)
+                recorder.stop(
+                    "the loss decreases without an event (numerical breakdown)",
+                    lam * self.data.scale,
+                )
                 break
-            norm = np.abs(self.w).sum()
-            stalled = stalled + 1 if step <= _RATE_TOLERANCE * 1e-3 * (1.0 + norm) else 0
+            if not self._certified(direction, lam):
+                recorder.stop(
+                    "the end of the segment fails its certificate (duality gap "
+                    "above the tolerance)",
+                    lam * self.data.scale,
+                )
+                break
+            stalled = stalled + 1 if step <= _EVENT_TOLERANCE * norm else 0
             if stalled > _MAX_STALLED_STEPS:
-                recorder.stop("events cycle without ||w||_1 growing (degenerate data)", lam)
+                recorder.stop(
+                    "events cycle without ||w||_1 growing (degenerate data)", lam * self.data.scale
+                )
                 break
         return recorder.path()
 
+    def _coefs(self):
+        return self.w / self.data.scale
+
+    def _intercept(self):
+        return self.intercept
+
+    # -- the start ----------------------------------------------------------------
+
+    def _start(self):
+        """Min hinge loss over (b, w_U): the solution for lam >= lam_max.
+
+        Solved through its dual, ``max 1'a`` s.t. ``[1, X_U]' Y a = 0``,
+        ``0 <= a <= 1``, which has one row per unpenalised column (and the
+        intercept) rather than one per sample; ``(b, w_U)`` are minus its row
+        duals. The samples within the LP's tolerance of the elbow are then put on
+        it exactly by solving their margin equations.
+        """
+        y, U = self.problem.y, self.unpenalized
+        n = y.shape[0]
+        self.model_columns = np.column_stack([self.data.column(j) for j in U] or [np.zeros((n, 0))])
+        block = y[:, None] * np.column_stack((np.ones(n), self.model_columns))
+        k = block.shape[1]
+        lp = build_lp(
+            np.full(n, -1.0),
+            np.zeros(n),
+            np.ones(n),
+            np.zeros(k),
+            np.zeros(k),
+            sparse_columns(block.T),
+        )
+        solution = KeyedLP().solve(lp, list(range(n)), list(range(k)))
+        if solution is None:
+            return False
+        x = -solution[1]
+        self.intercept, self.w[U] = x[0], x[1:]
+        margins, sizes = self._margins()
+        elbow = np.abs(margins - 1.0) <= _START_MARGIN_TOLERANCE * sizes
+        if np.any(elbow):
+            x = np.linalg.lstsq(block[elbow], np.ones(int(elbow.sum())), rcond=None)[0]
+            self.intercept, self.w[U] = x[0], x[1:]
+            margins, sizes = self._margins()
+        self.side = np.where(elbow, _ELBOW, np.where(margins < 1.0, _LEFT, _RIGHT))
+        return True
+
     # -- directions -------------------------------------------------------------
 
-    def _left_labels(self):
-        """-y_i on L, 0 elsewhere: the loss gradient is ``sum_i left_labels_i [1, x_i]``."""
-        return np.where(self.side == _LEFT, -self.problem.y, 0.0)
+    def _direction(self):
+        """The next segment's certified direction, or None.
 
-    def _direction(self, previous_loss_rate):
-        """The next segment's direction, or None if the step LP fails.
-
-        Samples within rounding of the elbow join E first. A candidate whose
-        loss rate is below the previous segment's contradicts the convexity of
-        the loss in ||w||_1 (it can only come from rounding in a degenerate
-        system), so the step LP decides instead.
+        Samples within rounding of the elbow join E first. A generic knot tries
+        Zhu et al.'s candidates; if B is singular or the best candidate fails its
+        certificate, the step LP decides.
         """
-        off_elbow = self.side != _ELBOW
-        near = off_elbow & (np.abs(self._margins() - 1.0) <= _MARGIN_TOLERANCE)
+        margins, sizes = self._margins()
+        near = (self.side != _ELBOW) & (np.abs(margins - 1.0) <= _MARGIN_TOLERANCE * sizes)
         self.side[near] = _ELBOW
         elbow = np.flatnonzero(self.side == _ELBOW)
-        if elbow.shape[0] == len(self.active) + 1:
-            direction = self._candidate_direction(elbow)
-            tolerance = _RATE_TOLERANCE * max(1.0, abs(previous_loss_rate))
-            if direction is not None and direction.loss_rate >= previous_loss_rate - tolerance:
+        left_labels = np.where(self.side == _LEFT, -self.problem.y, 0.0)
+        left_dot = self.data.correlations(left_labels)
+        rows = self.data.row_block(elbow)
+        if elbow.shape[0] == len(self.model) + 1:
+            direction = self._candidate_direction(elbow, rows, left_labels, left_dot)
+            if direction is not None and self._certified(direction, -direction.loss_rate):
                 return direction
-        return self._lp_direction(elbow)
+        direction = self._lp_direction(elbow, rows, left_labels, left_dot)
+        if direction is not None and self._certified(direction, -direction.loss_rate):
+            return direction
+        return None
 
-    def _candidate_direction(self, elbow):
-        """Best of Zhu et al.'s candidates at a generic knot, or None if the system is singular."""
-        problem, y = self.problem, self.problem.y
-        k = len(self.active)
-        elbow, Q, R = self.system.factor(elbow, self.active, self.signs, self.active_columns)
-        pivots = np.abs(np.diag(R))
-        if pivots.min(initial=np.inf) <= _RANK_TOLERANCE * max(pivots.max(initial=0.0), 1.0):
+    def _candidate_direction(self, elbow, rows, left_labels, left_dot):
+        """Best of Zhu et al.'s candidates at a generic knot, or None if B is singular."""
+        y_elbow = self.problem.y[elbow]
+        model = self.model
+        B = y_elbow[:, None] * np.column_stack((np.ones(elbow.shape[0]), rows[:, model]))
+        lu, pivots = lu_factor(B, check_finite=False)
+        sizes = np.abs(B).max(axis=0)
+        if np.any(np.abs(np.diag(lu)) <= _RANK_TOLERANCE * sizes):
             return None
-        null = Q[:, -1]  # left null vector of the system
-        if abs(null[-1]) <= _RANK_TOLERANCE:
-            return None
-        left_labels = self._left_labels()
-        gradient = np.concatenate(([left_labels.sum()], left_labels @ self.active_columns))
-        # p = pinv(system)' gradient, so the loss rate of u = pinv(system) rhs is p' rhs.
-        R1 = R[: k + 1]
-        p = Q[:, : k + 1] @ np.linalg.solve(R1.T, gradient)
-        base = p[-1]
+        n_vec = np.concatenate((np.zeros(1 + len(self.unpenalized)), self.signs))
+        gradient = np.concatenate(([left_labels.sum()], left_dot[model]))
+        m, p = lu_solve((lu, pivots), np.column_stack((n_vec, gradient)), trans=1).T
+        m_dot, p_dot = np.column_stack((y_elbow * m, y_elbow * p)).T @ rows
 
-        # Candidate (a): elbow sample q leaves; then y_q df_q = tau.
+        # (a) Elbow sample q leaves: B u = tau e_q with n'u = 1, so tau = 1 / m_q.
         with np.errstate(divide="ignore"):
-            taus = -null[-1] / null[:-1]
-        leave_rates = base + taus * p[:-1] + np.maximum(0.0, -taus)
-        leave_rates[~np.isfinite(taus)] = np.inf
+            taus = 1.0 / m
+        leave_rates = taus * p + np.maximum(0.0, -taus)
+        leave_rates[~np.isfinite(taus) | (np.abs(m) <= _RANK_TOLERANCE * np.abs(m).max())] = np.inf
 
-        # Candidate (b): feature j joins with sign s and rate t = null[-1] / (null' a_j(s)).
-        weights = np.zeros((y.shape[0], 3))
-        weights[elbow, 0] = null[:-1] * y[elbow]
-        weights[elbow, 1] = p[:-1] * y[elbow]
-        weights[:, 2] = left_labels
-        null_dot, p_dot, left_dot = problem.correlations(weights).T
-        join_rates, join_t = (
-            np.full((2, null_dot.shape[0]), np.inf),
-            np.zeros((2, null_dot.shape[0])),
-        )
+        # (b) Feature j joins with sign s: B u = -t a_j, n'u + s t = 1, t = 1 / (s - m'a_j);
+        # a denominator near 0 means a_j(s) is in the span of B and n (a duplicate).
+        joins = np.setdiff1d(self.candidates, self.active, assume_unique=True)
+        join_rates, join_t = np.full((2, joins.shape[0]), np.inf), np.zeros((2, joins.shape[0]))
         for row, sign in enumerate((1.0, -1.0)):
-            # null' a_j(s); near zero, a_j(s) lies in the span of the system's
-            # columns (a duplicate of an active feature, same sign): no candidate.
-            projection = null_dot + null[-1] * sign
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = null[-1] / projection
-                valid = (np.abs(projection) > self.join_tolerance) & (sign * t > 0)
-                t = np.where(valid, t, 0.0)
+            denominator = sign - m_dot[joins]
+            valid = sign * denominator > _RANK_TOLERANCE * np.maximum(1.0, np.abs(m_dot[joins]))
+            t = np.where(valid, 1.0 / np.where(valid, denominator, 1.0), 0.0)
             join_t[row] = t
-            join_rates[row] = np.where(valid, base + t * (left_dot - p_dot - p[-1] * sign), np.inf)
-        join_rates[:, self.active] = np.inf
+            join_rates[row] = np.where(valid, t * (left_dot[joins] - p_dot[joins]), np.inf)
 
-        best_leave = int(np.argmin(leave_rates))
-        best_join = np.unravel_index(np.argmin(join_rates), join_rates.shape)
-        rhs = np.zeros(k + 2)
-        rhs[-1] = 1.0
-        if leave_rates[best_leave] <= join_rates[best_join]:
+        best_leave = int(np.argmin(leave_rates)) if leave_rates.size else 0
+        best_join = None
+        if joins.size:
+            best_join = np.unravel_index(np.argmin(join_rates), join_rates.shape)
+        if best_join is None or (
+            leave_rates.size and leave_rates[best_leave] <= join_rates[best_join]
+        ):
             tau = taus[best_leave]
+            if not np.isfinite(leave_rates[best_leave]):
+                return None
+            rhs = np.zeros(elbow.shape[0])
             rhs[best_leave] = tau
-            u = np.linalg.solve(R1, Q[:, : k + 1].T @ rhs)
-            exit_side = _RIGHT if tau > 0 else _LEFT
-            return _Direction(
-                leave_rates[best_leave],
-                u[0],
-                list(self.active),
-                self.signs,
-                u[1:],
-                {int(elbow[best_leave]): exit_side},
-            )
-        row, j = best_join
-        sign, t = (1.0, -1.0)[row], join_t[row, j]
-        rhs -= t * np.concatenate((y[elbow] * problem.column(j)[elbow], [sign]))
-        u = np.linalg.solve(R1, Q[:, : k + 1].T @ rhs)
-        return _Direction(
-            join_rates[row, j],
+            u = lu_solve((lu, pivots), rhs, check_finite=False)
+            features, signs, rates = list(self.active), self.signs, u[1:]
+            exits = {int(elbow[best_leave]): _RIGHT if tau > 0 else _LEFT}
+            # a_q = lam m_q + p_q is 0 (leaves right) or 1 (leaves left).
+            lam = ((1.0 if tau < 0 else 0.0) - p[best_leave]) / m[best_leave]
+        else:
+            row, position = best_join
+            j, sign, t = int(joins[position]), (1.0, -1.0)[row], join_t[row, position]
+            u = lu_solve((lu, pivots), -t * y_elbow * rows[:, j], check_finite=False)
+            features, signs = [*self.active, j], np.append(self.signs, sign)
+            rates, exits = np.append(u[1:], t), {}
+            # X_j'Ya = lam s_j.
+            lam = (p_dot[j] - left_dot[j]) / (sign - m_dot[j])
+        return self._make_direction(
+            elbow,
+            rows,
+            left_labels,
+            left_dot,
             u[0],
-            [*self.active, int(j)],
-            np.append(self.signs, sign),
-            np.append(u[1:], t),
-            {},
+            features,
+            signs,
+            rates,
+            exits,
+            lam * m + p,
+            -left_dot + lam * m_dot + p_dot,
         )
 
-    def _lp_direction(self, elbow):
-        """The step LP: min loss rate s.t. the derivative of ||w||_1 is 1; None if it fails."""
-        problem, y = self.problem, self.problem.y
-        d = problem.X.shape[1]
-        k, m = len(self.active), elbow.shape[0]
-        inactive = np.setdiff1d(np.arange(d), self.active)
-        left_labels = self._left_labels()
-        left_dot = problem.correlations(left_labels)
-        X_elbow = problem.X[elbow]
-        X_elbow = X_elbow.toarray() if sp.issparse(X_elbow) else X_elbow
-        # Variables: db, dw_V (free), dw+ and dw- of the inactive features, xi_E (>= 0).
+    def _make_direction(
+        self,
+        elbow,
+        rows,
+        left_labels,
+        left_dot,
+        intercept_rate,
+        features,
+        signs,
+        rates,
+        exits,
+        multipliers,
+        correlations,
+    ):
+        """A `_Direction` with its loss rate computed from its rates (the same for both methods)."""
+        columns = [*self.unpenalized, *features]
+        elbow_rates = self.problem.y[elbow] * (intercept_rate + rows[:, columns] @ rates)
+        leaving_left = [position for position, i in enumerate(elbow) if exits.get(int(i)) == _LEFT]
+        terms = np.concatenate(
+            (
+                [left_labels.sum() * intercept_rate],
+                left_dot[columns] * rates,
+                -elbow_rates[leaving_left],
+            )
+        )
+        loss_rate = terms.sum()
+        if abs(loss_rate) <= _RATE_TOLERANCE * np.abs(terms).sum():
+            loss_rate = 0.0  # the loss is flat: lam = 0
+        dual, infeasibility = self._dual_point(elbow, rows, multipliers, correlations, -loss_rate)
+        return _Direction(
+            loss_rate,
+            intercept_rate,
+            features,
+            np.asarray(signs, dtype=np.float64),
+            np.asarray(rates),
+            exits,
+            dual,
+            infeasibility,
+        )
+
+    def _lp_direction(self, elbow, rows, left_labels, left_dot):
+        """The step LP: min loss rate s.t. the derivative of ||w_P||_1 is 1; None if it fails.
+
+        Variables: db and dw_U (free), dw_j = dw+_j - dw-_j for the penalised
+        features (nonnegative parts; for an active feature of sign s the norm row
+        holds s and -s, so dw_j is free), xi_E >= -y_i df_i (the hinge rate of
+        each elbow sample). The objective is divided by its largest coefficient,
+        so that HiGHS's absolute tolerances are relative to it.
+        """
+        y_elbow = self.problem.y[elbow]
+        m, U, P = elbow.shape[0], self.unpenalized, self.candidates
+        k = 1 + len(U)
+        # Norm-row coefficients of dw+ and dw-: 1 and 1 if inactive, s and -s if active.
+        norm_plus, norm_minus = np.ones(P.shape[0]), np.ones(P.shape[0])
+        positions = np.searchsorted(P, self.active)
+        norm_plus[positions], norm_minus[positions] = self.signs, -self.signs
+        labelled = y_elbow[:, None] * rows
+        block = np.vstack(
+            (
+                np.column_stack((y_elbow, labelled[:, U], labelled[:, P], -labelled[:, P])),
+                np.concatenate((np.zeros(k), norm_plus, norm_minus)),
+            )
+        )
+        start, index, value = sparse_columns(block)
+        columns = (
+            np.concatenate((start, start[-1] + np.arange(1, m + 1))).astype(np.int32),
+            np.concatenate((index, np.arange(m, dtype=np.int32))),
+            np.concatenate((value, np.ones(m))),
+        )
         cost = np.concatenate(
-            (
-                [left_labels.sum()],
-                left_dot[self.active],
-                left_dot[inactive],
-                -left_dot[inactive],
-                np.ones(m),
-            )
+            ([left_labels.sum()], left_dot[U], left_dot[P], -left_dot[P], np.ones(m))
         )
-        labelled = y[elbow, None] * X_elbow
-        # Elbow samples: xi_i >= -y_i df_i.
-        inequalities = np.hstack(
-            (
-                -y[elbow, None],
-                -labelled[:, self.active],
-                -labelled[:, inactive],
-                labelled[:, inactive],
-                -np.eye(m),
-            )
+        cost_scale = np.abs(cost).max()
+        n_cols = cost.shape[0]
+        lp = build_lp(
+            cost / cost_scale,
+            np.concatenate((np.full(k, -INF), np.zeros(n_cols - k))),
+            np.full(n_cols, INF),
+            np.concatenate((np.zeros(m), [1.0])),
+            np.concatenate((np.full(m, INF), [1.0])),
+            columns,
         )
-        norm_row = np.concatenate(([0.0], self.signs, np.ones(2 * inactive.shape[0]), np.zeros(m)))
-        bounds = [(None, None)] * (1 + k) + [(0, None)] * (2 * inactive.shape[0] + m)
-        result = linprog(
-            cost,
-            A_ub=inequalities if m else None,
-            b_ub=np.zeros(m) if m else None,
-            A_eq=norm_row[None, :],
-            b_eq=[1.0],
-            bounds=bounds,
-            method="highs-ds",
-        )
-        if result.status != 0:
+        col_keys = [
+            ("b",),
+            *(("u", j) for j in U),
+            *(("+", j) for j in P),
+            *(("-", j) for j in P),
+            *(("xi", i) for i in elbow.tolist()),
+        ]
+        row_keys = [*(("e", i) for i in elbow.tolist()), ("norm",)]
+        solution = self.step_lp.solve(lp, col_keys, row_keys)
+        if solution is None:
             return None
-        x = result.x
-        intercept_rate, active_rates = x[0], x[1 : 1 + k]
-        split = 1 + k + inactive.shape[0]
-        inactive_rates = x[1 + k : split] - x[split : split + inactive.shape[0]]
-        scale = max(1.0, np.abs(x[: split + inactive.shape[0]]).max())
-        joining = np.flatnonzero(np.abs(inactive_rates) > _RATE_TOLERANCE * scale)
-        features = [*self.active, *inactive[joining].tolist()]
-        signs = np.concatenate((self.signs, np.sign(inactive_rates[joining])))
-        coef_rates = np.concatenate((active_rates, inactive_rates[joining]))
-        elbow_rates = y[elbow] * (intercept_rate + X_elbow[:, features] @ coef_rates)
-        rate_scale = max(1.0, np.abs(elbow_rates).max(initial=0.0))
+        x, duals = solution
+        multipliers = duals[:m] * cost_scale
+        plus, minus = x[k : k + P.shape[0]], x[k + P.shape[0] : k + 2 * P.shape[0]]
+        coef_rates = np.zeros(self.w.shape[0])
+        coef_rates[P] = plus - minus
+        inactive = np.setdiff1d(P, self.active, assume_unique=True)
+        joining = inactive[np.abs(coef_rates[inactive]) > _RATE_TOLERANCE]
+        features = [*self.active, *joining.tolist()]
+        signs = np.concatenate((self.signs, np.sign(coef_rates[joining])))
+        rates = np.concatenate((x[1:k], coef_rates[features]))
+        columns_used = [*U, *features]
+        terms = np.column_stack((np.full(m, x[0]), rows[:, columns_used] * rates))
+        terms *= y_elbow[:, None]
+        elbow_rates = terms.sum(axis=1)
+        moving = np.abs(elbow_rates) > _RATE_TOLERANCE * np.abs(terms).sum(axis=1)
         exits = {
             int(i): (_RIGHT if r > 0 else _LEFT)
-            for i, r in zip(elbow, elbow_rates, strict=True)
-            if abs(r) > _RATE_TOLERANCE * rate_scale
+            for i, r in zip(elbow[moving], elbow_rates[moving], strict=True)
         }
-        loss_rate = cost[: 1 + k] @ x[: 1 + k] + left_dot[inactive] @ inactive_rates
-        loss_rate += np.maximum(0.0, -elbow_rates).sum()
-        return _Direction(loss_rate, intercept_rate, features, signs, coef_rates, exits)
+        correlations = -left_dot + (y_elbow * multipliers) @ rows
+        return self._make_direction(
+            elbow,
+            rows,
+            left_labels,
+            left_dot,
+            x[0],
+            features,
+            signs,
+            rates,
+            exits,
+            multipliers,
+            correlations,
+        )
+
+    # -- certificates -----------------------------------------------------------
+
+    def _dual_point(self, elbow, rows, multipliers, correlations, lam):
+        """The dual point of 004 eq. 6 of a segment at lam, and its infeasibility.
+
+        ``a = 1`` on L, the multipliers clipped to [0, 1] on E, 0 on R;
+        ``correlations`` is ``X'Ya`` before clipping. The infeasibility is measured
+        as in `solvers.certificates`: ``|X_j'Ya| - lam`` for penalised features and
+        ``|X_j'Ya|`` for unpenalised ones, over ``||X_j|| ||a||``; ``|y'a|`` over
+        ``sqrt(n) ||a||``.
+        """
+        y = self.problem.y
+        a = np.where(self.side == _LEFT, 1.0, 0.0)
+        a[elbow] = np.clip(multipliers, 0.0, 1.0)
+        clipped = a[elbow] - multipliers
+        if np.any(clipped):
+            correlations = correlations + (y[elbow] * clipped) @ rows
+        violation = np.abs(correlations)
+        violation[self.candidates] -= lam
+        excess = np.maximum(violation, 0.0) / np.where(self.norms > 0, self.norms, 1.0)
+        excess[self.problem.weights == np.inf] = 0.0
+        size = max(np.linalg.norm(a), np.finfo(float).tiny)
+        infeasibility = max(excess.max(initial=0.0), abs(y @ a) / np.sqrt(y.shape[0])) / size
+        return a, infeasibility
+
+    def _certified(self, direction, lam):
+        """Whether the current point is optimal at lam, certified by the segment's dual point.
+
+        The duality gap ``primal - 1'a`` (004 eq. 6 and its dual) relative to
+        ``max(|primal|, |1'a|, 1)`` and the dual infeasibility must both be within
+        `GAP_TOLERANCE`, the tolerance of `solvers.certificates`. Both objectives
+        are sums of hinge losses, which do not depend on the scale of X: the floor
+        of 1 (one sample at margin 0) keeps the rounding of a zero loss at the end
+        of a separable path from counting as a gap.
+        """
+        margins, _ = self._margins()
+        primal = np.maximum(0.0, 1.0 - margins).sum() + lam * np.abs(self.w[self.active]).sum()
+        dual = direction.dual.sum()
+        gap = max(primal - dual, 0.0) / max(abs(primal), abs(dual), 1.0)
+        return gap <= GAP_TOLERANCE and direction.infeasibility <= GAP_TOLERANCE
 
     # -- moving -----------------------------------------------------------------
 
     def _follow(self, direction):
         """Adopt a direction's active set and move its leaving samples off the elbow."""
         for j in direction.features[len(self.active) :]:
-            self.active_columns = np.column_stack((self.active_columns, self.problem.column(j)))
+            self.model_columns = np.column_stack((self.model_columns, self.data.column(j)))
         self.active = list(direction.features)
-        self.signs = np.asarray(direction.signs, dtype=np.float64)
+        self.signs = direction.signs
         for i, side in direction.elbow_exits.items():
             self.side[i] = side
 
     def _step(self, direction):
-        """Move to the next knot; return the step in ||w||_1 (None if no event bounds it)."""
+        """Move to the next knot; return the step in ||w_P||_1 (None if no event bounds it)."""
         y = self.problem.y
-        margin_rates = y * (direction.intercept_rate + self.active_columns @ direction.coef_rates)
-        margins = self._margins()
-        rate_scale = _RATE_TOLERANCE * max(1.0, np.abs(margin_rates).max(initial=0.0))
-        margin_rates[np.abs(margin_rates) <= rate_scale] = 0.0
+        terms_size = abs(direction.intercept_rate) + np.abs(self.model_columns) @ np.abs(
+            direction.rates
+        )
+        margin_rates = y * (direction.intercept_rate + self.model_columns @ direction.rates)
+        margin_rates[np.abs(margin_rates) <= _RATE_TOLERANCE * terms_size] = 0.0
+        margins, _ = self._margins()
         left, right = self.side == _LEFT, self.side == _RIGHT
         sample_steps = np.full(y.shape[0], np.inf)
         sample_steps[left] = steps_to_zero(1.0 - margins[left], margin_rates[left])
         sample_steps[right] = steps_to_zero(margins[right] - 1.0, -margin_rates[right])
         coefs = self.w[self.active]
-        feature_steps = steps_to_zero(self.signs * coefs, -self.signs * direction.coef_rates)
+        active_rates = direction.rates[len(self.unpenalized) :]
+        feature_steps = steps_to_zero(self.signs * coefs, -self.signs * active_rates)
         feature_steps[coefs == 0] = np.inf
         step = min(sample_steps.min(initial=np.inf), feature_steps.min(initial=np.inf))
         if not np.isfinite(step):
             return None
         self.intercept += step * direction.intercept_rate
-        self.w[self.active] = coefs + step * direction.coef_rates
-        limit = step * (1.0 + 1e-9) + 1e-15
+        model = self.model
+        self.w[model] += step * direction.rates
+        limit = step * (1.0 + _EVENT_TOLERANCE)
         self.side[sample_steps <= limit] = _ELBOW
+        U = len(self.unpenalized)
         for position in sorted(np.flatnonzero(feature_steps <= limit), reverse=True):
             self.w[self.active.pop(position)] = 0.0
             self.signs = np.delete(self.signs, position)
-            self.active_columns = np.delete(self.active_columns, position, axis=1)
+            self.model_columns = np.delete(self.model_columns, U + position, axis=1)
         return step
