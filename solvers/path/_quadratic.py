@@ -1,7 +1,8 @@
 """The homotopy for a piecewise-quadratic loss plus an L1 penalty (Rosset & Zhu 2007).
 
-Minimise ``sum_{i in E(f)} (y_i - f_i)^2 + lam * ||beta||_1`` with
-``f = X beta + b0`` (unit weights: `PathProblem` rescales weighted problems),
+Minimise ``sum_{i in E(f)} (y_i - f_i)^2 + lam * ||beta_P||_1`` with
+``f = X beta + b0`` (unit weights: `PathProblem` rescales weighted problems; the
+features U of weight 0 and the intercept are unpenalised, P are the others),
 where E(f) is the set of samples inside the loss:
 
 - the lasso (004 eq. 3): E is every sample, always; this is LARS with the lasso
@@ -11,33 +12,55 @@ where E(f) is the set of samples inside the loss:
   path is the lasso on the rows of E, which change at the margin
   (Rosset & Zhu 2007, sec. 4, squared hinge loss).
 
-Stationarity on the active set A with signs s (intercept unpenalised) reads
-``Z_E' (y_E - Z_E theta) = (lam / 2) [0; s]``, ``Z = [1, X_A]``,
-``theta = (b0, beta_A)``. Hence ``theta`` moves by ``v = G^{-1} [0; s] / 2`` per
-unit decrease of lam, ``G = Z_E' Z_E``, until the next event: an inactive
-correlation ``|2 X_j' r_E|`` reaches lam (j joins), an active coefficient
-reaches zero (j leaves), or a residual ``y_i - f_i`` crosses zero (i joins or
-leaves E). G's Cholesky factor is updated per event (`UpdatableCholesky`), and
-each step makes one pass over X for the correlations and their rates.
+The path starts at lam_max from the fit on ``[1, X_U]`` alone (least squares,
+or the squared hinge solved by Newton's method), and lam_max is the largest
+correlation ``|2 X_j' r_E|`` of a penalised feature there. Stationarity on the
+active set A with signs s (0 for the unpenalised features, which are active
+from the start and never leave) reads ``Z_E' (y_E - Z_E theta) = (lam / 2) [0; s]``,
+``Z = [1, X_A]``, ``theta = (b0, beta_A)``. Hence ``theta`` moves by
+``v = G^{-1} [0; s] / 2`` per unit decrease of lam, ``G = Z_E' Z_E``, until the
+next event: an inactive correlation ``|2 X_j' r_E|`` reaches lam (j joins), an
+active coefficient reaches zero (j leaves), or a residual ``y_i - f_i`` crosses
+zero (i joins or leaves E). G's Cholesky factor is updated per event
+(`UpdatableCholesky`), and each step makes one pass over X, for the
+correlations at the breakpoint (from the residual, so that rounding does not
+accumulate) and for their rates along the next segment.
+
+Every breakpoint is checked before the path goes on: its KKT violation,
+measured per feature relative to ``2 ||X_j|| (||r_E|| + ||r_E at lam_max||)``
+(the size the correlation can have, as in `solvers.certificates`), must be
+below `KKT_TOLERANCE`. A breakpoint that fails ends the path at the previous one,
+with a `PathWarning`.
+
+All tolerances are relative: to the current lam for events, to each column's
+norm and the residual for correlations, so that scaling X, single columns, y or
+the weights by any power of ten scales the path and nothing else.
 """
 
 import itertools
 
 import numpy as np
 
+from ..exceptions import SolverError
 from ._cholesky import UpdatableCholesky
 from ._steps import PathRecorder, steps_to_zero
 
-# Events closer than this fraction of lam_max are simultaneous.
+#: Largest KKT violation accepted at a breakpoint, relative to the size of each
+#: correlation (see the module docstring).
+KKT_TOLERANCE = 1e-8
+# Events whose lams differ by less than this fraction of the current lam are
+# simultaneous; correlations within this fraction of their size are zero.
 _EVENT_TOLERANCE = 1e-11
 # Ties among more features than this are resolved greedily, not by search.
 _MAX_TIE_SEARCH = 8
-# Rates of correlations that differ from the rate of lam by less are equal to it.
+# Rates (relative to the rate of lam, 1) closer than this to it are equal to it.
 _RATE_TOLERANCE = 1e-9
 # A blocked column must cross lam by this many event tolerances to stop the path.
 _STUCK_MARGIN = 100
 # Consecutive zero-length steps allowed before declaring a cycle.
 _MAX_STALLED_STEPS = 50
+# Newton iterations allowed for the squared-hinge fit of the unpenalised features.
+_MAX_NEWTON_STEPS = 100
 
 
 _NO_STEPS = np.zeros(0)
@@ -49,7 +72,7 @@ def _clear(rates):
 
 
 def quadratic_path(problem, *, margin_rows):
-    """Follow the path of ``sum_E (y - f)^2 + lam ||beta||_1`` from lam_max down.
+    """Follow the path of ``sum_E (y - f)^2 + lam ||beta_P||_1`` from lam_max down.
 
     Parameters
     ----------
@@ -69,16 +92,14 @@ class _QuadraticHomotopy:
     def __init__(self, problem, margin_rows):
         self.problem = problem
         self.margin_rows = margin_rows
-        X, y = problem.X, problem.y
-        n, d = X.shape
-        self.y = y
-        # Start: beta = 0 and the best intercept. For SVM2 with two classes the
-        # mean label lies in (-1, 1), so every margin is < 1 and E is all rows.
-        self.intercept = y.mean()
-        self.active_coefs = np.zeros(0)  # beta_A, in the order of self.active
+        n, d = problem.X.shape
+        self.y = problem.y
+        self.free = np.zeros(d, dtype=bool)  # unpenalised features (weight 0)
+        self.free[problem.unpenalized] = True
+        self.norms = problem.column_norms(2)
+        penalised_norms = self.norms[~self.free]
+        self.smallest_norm = float(np.min(penalised_norms[penalised_norms > 0], initial=np.inf))
         self.in_loss = np.ones(n, dtype=bool)
-        self.active = []  # features, in the order of G's columns 1..k
-        self.signs = np.zeros(0)
         # Active columns, contiguous, in a buffer that doubles when full.
         self._column_buffer = np.empty((n, min(n, d) + 1), order="F")
         self.is_active = np.zeros(d, dtype=bool)
@@ -87,9 +108,12 @@ class _QuadraticHomotopy:
         self.blocked = np.zeros(d, dtype=bool)
         self.held_out = np.zeros(d, dtype=bool)  # tied features kept out of one segment
         self.tie = False  # several features joined at the last breakpoint
-        self.factor = UpdatableCholesky(np.array([[float(n)]]))
-        self.residual = y - self.intercept
-        self.correlations = 2.0 * problem.correlations(self.residual)  # 2 X' r_E
+        self._fit_unpenalised()
+        self.residual = self.y - self._fitted()
+        self.correlations = np.zeros(d)  # 2 X' r_E at the current breakpoint
+        self.residual_scale = 0.0  # ||r_E|| at lam_max, the scale of the KKT check
+
+    # -- state ----------------------------------------------------------------
 
     def _coef(self):
         """beta as a full vector of n_features."""
@@ -97,9 +121,64 @@ class _QuadraticHomotopy:
         coef[self.active] = self.active_coefs
         return coef
 
+    def _fitted(self):
+        return self.intercept + self.active_columns @ self.active_coefs
+
     @property
     def active_columns(self):
         return self._column_buffer[:, : len(self.active)]
+
+    def _factorise(self, features):
+        """Start G's factor afresh on the rows in the loss with ``[1, X_features]``.
+
+        Features whose column is a combination of the others there are left out
+        (blocked). Coefficients are reset to zero.
+        """
+        self.factor = UpdatableCholesky(np.array([[float(np.count_nonzero(self.in_loss))]]))
+        self.active, self.active_coefs, self.signs = [], np.zeros(0), np.zeros(0)
+        self.is_active[:] = False
+        for j in features:
+            self._add_feature(j, 0.0)
+
+    def _fit_unpenalised(self):
+        """The start at lam_max: the intercept and the unpenalised features fitted alone.
+
+        The lasso: least squares on ``[1, X_U]``. SVM2: the squared hinge on
+        ``[1, X_U]`` by Newton's method (Keerthi & DeCoste 2005): least squares
+        on the samples with margin below one, then a step halved until the loss
+        decreases; it ends when the least-squares fit on those samples has the
+        same samples below the margin, which is then the exact optimum. The
+        mean label in (-1, 1) makes the first fit (the intercept alone, for U
+        empty) keep every margin below one.
+        """
+        y, free = self.y, self.problem.unpenalized
+        fitted, theta = np.zeros(y.shape[0]), None
+        for _ in range(_MAX_NEWTON_STEPS):
+            self._factorise(free)
+            rows = self.in_loss
+            Z = np.column_stack((np.ones(y.shape[0]), self.active_columns))
+            target = self.factor.solve(Z[rows].T @ y[rows])
+            goal = Z @ target
+            if theta is None or not self.margin_rows:
+                t = 1.0
+            else:  # the least-squares fit on E is a descent direction of the squared hinge
+                t, current = 1.0, _squared_hinge(y, fitted)
+                while t > np.finfo(float).eps and _squared_hinge(
+                    y, fitted + t * (goal - fitted)
+                ) >= current:
+                    t *= 0.5
+            fitted = fitted + t * (goal - fitted)
+            theta = target if t == 1.0 else None
+            in_loss = y * fitted < 1.0 if self.margin_rows else rows
+            if t == 1.0 and np.array_equal(in_loss, rows):
+                break
+            self.in_loss = in_loss
+        else:
+            raise SolverError(
+                f"the squared-hinge fit of the unpenalised features did not settle in "
+                f"{_MAX_NEWTON_STEPS} Newton steps"
+            )
+        self.intercept, self.active_coefs = float(theta[0]), theta[1:].copy()
 
     # -- events ---------------------------------------------------------------
 
@@ -142,38 +221,97 @@ class _QuadraticHomotopy:
 
     def run(self):
         problem = self.problem
-        correlations = self.correlations
+        self._measure()
+        correlations = np.where(self.free, 0.0, self.correlations)
+        self.residual_scale = np.linalg.norm(self.residual[self.in_loss])
+        # |2 X_j' r| <= 2 ||X_j|| ||r||: a correlation below rounding of that bound is 0.
+        noise = _EVENT_TOLERANCE * 2.0 * self.norms * self.residual_scale
+        correlations = np.where(np.abs(correlations) > noise, correlations, 0.0)
         lam_max = float(np.max(np.abs(correlations), initial=0.0))
-        # |2 X_j' r| <= 2 ||X_j|| ||r||: a lam_max below rounding of that bound is 0.
-        largest_norm = np.max(problem.column_norms(2), initial=0.0)
-        noise = _EVENT_TOLERANCE * 2.0 * largest_norm * np.linalg.norm(self.residual)
-        if lam_max <= noise:
-            lam_max = 0.0
-        tolerance = _EVENT_TOLERANCE * lam_max
-        recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=tolerance)
+        recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=_EVENT_TOLERANCE)
+        if self._kkt_violation(lam_max) > KKT_TOLERANCE:
+            raise SolverError("the fit of the intercept and the unpenalised features failed")
         lam = lam_max
         if lam_max > 0:
-            joining = np.flatnonzero(np.abs(correlations) >= lam_max - tolerance)
+            joining = np.flatnonzero(np.abs(correlations) >= lam_max * (1 - _EVENT_TOLERANCE))
             self.tie = joining.size > 1
             for j in joining:
                 self._add_feature(j, np.sign(correlations[j]))
         recorder.record(lam, self._coef(), self.intercept, self.active)
-        stalled, n_steps = 0, 1
+        stalled, n_steps, reason = 0, 1, None
         while lam > problem.lam_min and len(self.active) <= problem.max_features:
             if n_steps >= problem.max_steps:
-                recorder.stop(f"max_steps={problem.max_steps} reached", lam)
+                reason = f"max_steps={problem.max_steps} reached"
                 break
-            lam, step, breakdown = self._step(lam, tolerance)
+            direction = self._direction()
+            rates = self._measure(direction)
+            if self._kkt_violation(lam) > KKT_TOLERANCE:
+                reason = self._uncertified(recorder, lam)
+                break
+            lam, step, reason = self._step(lam, direction, rates)
             n_steps += 1
             recorder.record(lam, self._coef(), self.intercept, self.active)
-            if breakdown:
-                recorder.stop(breakdown + "; the solution is not unique below this lam", lam)
+            if reason:
+                reason += "; the solution is not unique below this lam"
                 break
-            stalled = stalled + 1 if step <= tolerance else 0
+            stalled = stalled + 1 if step <= _EVENT_TOLERANCE * (lam + step) else 0
             if stalled > _MAX_STALLED_STEPS:
-                recorder.stop("events cycle without lam decreasing (degenerate data)", lam)
+                reason = "events cycle without lam decreasing (degenerate data)"
                 break
+        self._measure()
+        if self._kkt_violation(recorder.lams[-1]) > KKT_TOLERANCE:
+            reason = self._uncertified(recorder, recorder.lams[-1])
+        if reason:
+            recorder.stop(reason, recorder.lams[-1])
         return recorder.path()
+
+    def _uncertified(self, recorder, lam):
+        """Drop the breakpoint at lam, which failed its check, and say why the path ends."""
+        violation = self._kkt_violation(lam)
+        recorder.discard()
+        return (
+            f"the solution at lam={lam:.6g} fails its optimality check (KKT violation "
+            f"{violation:.2e} > {KKT_TOLERANCE:.0e}; ill-conditioned active set)"
+        )
+
+    def _measure(self, direction=None):
+        """Exact residual and correlations at the current point; the correlations' rates too.
+
+        One pass over X gives ``2 X' r_E`` and, when ``direction`` is given,
+        ``2 X' (Z v)_E``, how fast the correlations change per unit decrease of lam.
+        """
+        self.residual = self.y - self._fitted()
+        vectors = [self.residual]
+        if direction is not None:
+            self.fitted_rate = direction[0] + self.active_columns @ direction[1:]
+            vectors.append(self.fitted_rate)
+        vectors = np.column_stack(vectors)
+        if self.margin_rows:
+            vectors *= self.in_loss[:, None]
+        both = 2.0 * self.problem.correlations(vectors)
+        self.correlations = both[:, 0]
+        return both[:, 1] if direction is not None else None
+
+    def _kkt_violation(self, lam):
+        """The largest violation of stationarity at the current point, relative to its scale.
+
+        ``2 X_j' r_E`` must be ``lam sign(beta_j)`` where ``beta_j != 0``, within
+        ``[-lam, lam]`` where ``beta_j = 0``, and 0 for unpenalised features and
+        the intercept; each difference is divided by ``2 ||X_j|| (||r_E|| + ||r_0||)``.
+        """
+        coef = self._coef()
+        targets = np.where(self.free, 0.0, lam * np.sign(coef))
+        exact = (coef != 0) | self.free
+        c = self.correlations
+        violation = np.where(exact, np.abs(c - targets), np.maximum(np.abs(c) - lam, 0.0))
+        residual = self.residual[self.in_loss]
+        size = 2.0 * (np.linalg.norm(residual) + self.residual_scale)
+        if size == 0:
+            return 0.0
+        scale = self.norms * size
+        relative = np.divide(violation, scale, out=np.zeros_like(violation), where=scale > 0)
+        intercept = 2.0 * abs(residual.sum()) / (np.sqrt(residual.shape[0]) * size)
+        return float(max(relative.max(initial=0.0), intercept))
 
     def _direction(self):
         """``d(b0, beta_A) / d(-lam) = G^{-1} [0; s] / 2``, consistent for features joining at zero.
@@ -188,7 +326,7 @@ class _QuadraticHomotopy:
         if not self.tie:  # a lone join moves with its sign (the LARS sign property)
             return direction
         self.tie = False
-        joining = np.flatnonzero(self.active_coefs == 0)
+        joining = np.flatnonzero((self.active_coefs == 0) & (self.signs != 0))
         if np.all(self.signs[joining] * direction[1:][joining] >= 0):
             return direction
         left_out = sorted(self._resolve_tie(joining), reverse=True)
@@ -223,26 +361,36 @@ class _QuadraticHomotopy:
                     left_out = [p for p in joining if p not in subset]
                     rates = 2.0 * gram[np.ix_([p + 1 for p in left_out], kept)] @ v
                     moves = self.signs[list(subset)] * v[len(settled) :]
-                    if np.all(moves >= 0) and np.all(self.signs[left_out] * rates >= 1.0 - 1e-9):
+                    if np.all(moves >= 0) and np.all(
+                        self.signs[left_out] * rates >= 1.0 - _RATE_TOLERANCE
+                    ):
                         return left_out
         v = 0.5 * self.factor.solve(rhs)
         against = self.signs[joining] * v[1:][joining]
         return [int(joining[np.argmin(against)])]
 
-    def _step(self, lam, tolerance):
+    def _resolution(self):
+        """The lam below which no correlation can be told from rounding: the path's numerical end.
+
+        A correlation ``2 X_j' r_E`` is computed to about ``2 ||X_j|| (||y_E|| + ||f_E||)``
+        times the event tolerance (the residual is a difference); below that, for
+        the smallest penalised column, lam is zero within rounding.
+        """
+        rows = self.in_loss
+        size = np.linalg.norm(self.y[rows]) + np.linalg.norm((self.y - self.residual)[rows])
+        return _EVENT_TOLERANCE * 2.0 * self.smallest_norm * size
+
+    def _step(self, lam, direction, rates):
         """Move to the next event below lam and apply it.
 
         Returns the new lam, the step, and why the path cannot go on (None if it can).
         """
         problem = self.problem
-        direction = self._direction()
-        fitted_rate = direction[0] + self.active_columns @ direction[1:]
+        tolerance = _EVENT_TOLERANCE * lam
+        end = problem.lam_min + max(tolerance, self._resolution())
+        fitted_rate = self.fitted_rate
         in_loss = self.in_loss
-        # The one pass over X: how fast each correlation 2 X_j' r_E changes.
-        in_loss_rate = fitted_rate * in_loss if self.margin_rows else fitted_rate
-        rates = 2.0 * problem.correlations(in_loss_rate)
         correlations = self.correlations
-
         # Slacks that reach zero at an event, each shrinking at a constant rate.
         upper_rate, lower_rate = 1.0 - rates, 1.0 + rates
         join_steps = np.minimum(
@@ -251,19 +399,23 @@ class _QuadraticHomotopy:
         )
         # A blocked column whose correlation clearly moves out of [-lam, lam]
         # would have to join but cannot (a duplicate's stays on the boundary).
-        blocked = np.flatnonzero(self.blocked) if self.blocked.any() else np.zeros(0, np.intp)
+        blocked = np.flatnonzero(self.blocked & ~self.free)
         stuck_steps = _NO_STEPS
-        if blocked.size:
+        if self.factor.size >= np.count_nonzero(in_loss):
+            # Z_E spans every vector on E, so every column is a combination of the
+            # active ones: its correlation is lam times a constant of size <= 1 on
+            # the segment (its KKT condition holds now), so none can join or cross.
+            join_steps[:] = np.inf
+            blocked = blocked[:0]
+        elif blocked.size:
             stuck_steps = np.minimum(
                 steps_to_zero(lam - correlations[blocked], _clear(upper_rate[blocked])),
                 steps_to_zero(lam + correlations[blocked], _clear(lower_rate[blocked])),
             )
-        join_steps[self.is_active] = np.inf
-        if blocked.size or self.held_out.any():
-            join_steps[self.blocked | self.held_out] = np.inf
+        join_steps[self.is_active | self.blocked | self.held_out | self.free] = np.inf
         beta_active = self.active_coefs
         leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
-        leave_steps[beta_active == 0] = np.inf
+        leave_steps[(beta_active == 0) | (self.signs == 0)] = np.inf
         row_steps = _NO_STEPS
         if self.margin_rows:
             # r_i = y_i - f_i shrinks by fitted_rate per step; i is in the loss iff y_i r_i > 0.
@@ -279,22 +431,21 @@ class _QuadraticHomotopy:
         # A blocked column only stops the path if it crosses clearly before the
         # next event and clearly above lam_min (not through rounding near the end).
         margin = _STUCK_MARGIN * tolerance
-        crossing = (stuck_steps < step - margin) & (lam - stuck_steps > problem.lam_min + margin)
+        crossing = (stuck_steps < step - margin) & (lam - stuck_steps > end + margin)
         stuck = blocked[crossing]
         if stuck.size:
             step = stuck_steps[crossing].min()
         step = max(step, 0.0)
-        reaches_end = lam - step <= problem.lam_min + tolerance
+        reaches_end = lam - step <= end
         if reaches_end:
             step = lam - problem.lam_min
         self.intercept += step * direction[0]
         self.active_coefs = beta_active + step * direction[1:]
         correlations -= step * rates
-        if self.margin_rows:
-            self.residual = self.y - self.intercept - self.active_columns @ self.active_coefs
-        lam = problem.lam_min if reaches_end else lam - step
+        self.residual -= step * fitted_rate
         if reaches_end:
-            return lam, step, None
+            return problem.lam_min, step, None
+        lam -= step
         limit = step + tolerance
         if stuck.size:
             return (
@@ -320,6 +471,9 @@ class _QuadraticHomotopy:
                         "loss becomes singular"
                     ),
                 )
+        if moving_rows.size:  # unpenalised columns left out may fit the new rows
+            for j in np.flatnonzero(self.free & ~self.is_active):
+                self._add_feature(j, 0.0)
         if self.held_out.any():
             self.held_out[:] = False
         joining = np.flatnonzero(join_steps <= limit)
@@ -328,3 +482,8 @@ class _QuadraticHomotopy:
         for j in joining[np.argsort(-np.abs(correlations[joining]))]:
             self._add_feature(j, np.sign(correlations[j]))
         return lam, step, None
+
+
+def _squared_hinge(y, fitted):
+    slack = np.maximum(0.0, 1.0 - y * fitted)
+    return slack @ slack

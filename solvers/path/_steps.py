@@ -1,11 +1,15 @@
 """Bookkeeping shared by the homotopy loops: breakpoint recording, step sizes, stop warnings."""
 
+import os
+import sys
 import warnings
 
 import numpy as np
 
 from ..exceptions import PathWarning
 from ._path import Path
+
+_PACKAGE_DIRECTORY = os.path.dirname(os.path.abspath(__file__))
 
 
 def steps_to_zero(slack, rate):
@@ -20,11 +24,28 @@ def steps_to_zero(slack, rate):
     return steps
 
 
+def _caller_stacklevel():
+    """The ``stacklevel`` for `warnings.warn` called here that names the caller of the package.
+
+    Counts the frames from the function calling this one up to the first
+    outside ``solvers/path``: whichever path function the user called, however
+    deep the loop that stops, the warning points at the user's line.
+    """
+    frame, level = sys._getframe(1), 1
+    while (
+        frame.f_back is not None
+        and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIRECTORY
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 class PathRecorder:
     """Collects breakpoints in decreasing lam and builds the `Path`.
 
-    Breakpoints never repeat a lam. A new one within ``lam_tolerance`` of the
-    previous lam merges with it: on a linear path the later state replaces the
+    Breakpoints never repeat a lam. A new one within ``lam_tolerance`` times the
+    previous lam (relative, so that breakpoints many decades below lam_max stay
+    apart) merges with it: on a linear path the later state replaces the
     earlier (simultaneous events); on a constant path (the 1-norm SVM, where
     equal lams mean consecutive segments of the same slope) the earlier,
     smaller-norm knot is kept, as `Path` requires, and the active sets are joined.
@@ -38,23 +59,27 @@ class PathRecorder:
 
     def record(self, lam, coef, intercept, active):
         lam = max(lam, 0.0)
-        if self.lams and self.lams[-1] - lam <= self.lam_tolerance:
+        if self.lams and self.lams[-1] - lam <= self.lam_tolerance * self.lams[-1]:
             if self.interpolation == "constant":
                 self.active_sets[-1] = np.union1d(self.active_sets[-1], active).astype(np.intp)
                 return
-            self.lams.pop(), self.coefs.pop(), self.intercepts.pop(), self.active_sets.pop()
+            self.discard()
         self.lams.append(lam)
         self.coefs.append(np.array(coef, dtype=np.float64))
         self.intercepts.append(float(intercept))
         self.active_sets.append(np.sort(np.asarray(active, dtype=np.intp)))
 
+    def discard(self):
+        """Forget the last breakpoint (replaced, or not certified)."""
+        self.lams.pop(), self.coefs.pop(), self.intercepts.pop(), self.active_sets.pop()
+
     def stop(self, reason, lam):
-        """Warn that the path ends early at ``lam`` and why."""
+        """Warn, at the line that called the path function, that the path ends early at ``lam``."""
         warnings.warn(
             f"path stopped at lam={lam:.6g} (lam_max={self.lams[0]:.6g}): {reason}. "
             "Path.at is exact down to lams[-1]; below it the path is unknown.",
             PathWarning,
-            stacklevel=4,
+            stacklevel=_caller_stacklevel(),
         )
 
     def path(self):

@@ -101,7 +101,7 @@ def test_path_repr_and_len():
         (lambda X, y, w: (X, y, -w), "weights"),
         (lambda X, y, w: (X, y, w[:-1]), "weights"),
         (lambda X, y, w: (X, y, np.where(w > 0.5, np.nan, w)), "weights"),
-        (lambda X, y, w: (X, y, 0 * w), "weights"),
+        (lambda X, y, w: (X, y, np.where(w > 0.5, -np.inf, w)), "weights"),
     ],
 )
 def test_bad_input_names_the_argument(path_function, change, argument):
