@@ -163,9 +163,10 @@ class _QuadraticHomotopy:
                 t = 1.0
             else:  # the least-squares fit on E is a descent direction of the squared hinge
                 t, current = 1.0, _squared_hinge(y, fitted)
-                while t > np.finfo(float).eps and _squared_hinge(
-                    y, fitted + t * (goal - fitted)
-                ) >= current:
+                while (
+                    t > np.finfo(float).eps
+                    and _squared_hinge(y, fitted + t * (goal - fitted)) >= current
+                ):
                     t *= 0.5
             fitted = fitted + t * (goal - fitted)
             theta = target if t == 1.0 else None
@@ -238,14 +239,15 @@ class _QuadraticHomotopy:
             for j in joining:
                 self._add_feature(j, np.sign(correlations[j]))
         recorder.record(lam, self._coef(), self.intercept, self.active)
-        stalled, n_steps, reason = 0, 1, None
+        stalled, n_steps, reason, failed = 0, 1, None, False
         while lam > problem.lam_min and len(self.active) <= problem.max_features:
             if n_steps >= problem.max_steps:
                 reason = f"max_steps={problem.max_steps} reached"
                 break
             direction = self._direction()
             rates = self._measure(direction)
-            if self._kkt_violation(lam) > KKT_TOLERANCE:
+            failed = self._kkt_violation(lam) > KKT_TOLERANCE
+            if failed:  # the breakpoint before it was certified at the previous step
                 reason = self._uncertified(recorder, lam)
                 break
             lam, step, reason = self._step(lam, direction, rates)
@@ -258,9 +260,10 @@ class _QuadraticHomotopy:
             if stalled > _MAX_STALLED_STEPS:
                 reason = "events cycle without lam decreasing (degenerate data)"
                 break
-        self._measure()
-        if self._kkt_violation(recorder.lams[-1]) > KKT_TOLERANCE:
-            reason = self._uncertified(recorder, recorder.lams[-1])
+        if not failed:  # the last breakpoint, not checked yet
+            self._measure()
+            if self._kkt_violation(recorder.lams[-1]) > KKT_TOLERANCE:
+                reason = self._uncertified(recorder, recorder.lams[-1])
         if reason:
             recorder.stop(reason, recorder.lams[-1])
         return recorder.path()
