@@ -185,6 +185,7 @@ class _HingeHomotopy:
         self.active, self.signs = [], np.zeros(0)
         # Columns of U then V, dense.
         self.model_columns = np.zeros((n, 0))
+        self.margins = None  # cache of `_margins`, reset when the point moves
         self.step_lp = KeyedLP()
 
     @property
@@ -192,11 +193,13 @@ class _HingeHomotopy:
         return [*self.unpenalized, *self.active]
 
     def _margins(self):
-        """Margins y_i f_i and their sizes |b| + sum_j |x_ij w_j| (at least 1)."""
-        coefs = self.w[self.model]
-        margins = self.problem.y * (self.intercept + self.model_columns @ coefs)
-        sizes = np.maximum(abs(self.intercept) + np.abs(self.model_columns) @ np.abs(coefs), 1.0)
-        return margins, sizes
+        """Margins y_i f_i and their sizes |b| + sum_j |x_ij w_j| (at least 1), once per knot."""
+        if self.margins is None:
+            coefs = self.w[self.model]
+            margins = self.problem.y * (self.intercept + self.model_columns @ coefs)
+            sizes = abs(self.intercept) + np.abs(self.model_columns) @ np.abs(coefs)
+            self.margins = margins, np.maximum(sizes, 1.0)
+        return self.margins
 
     def run(self):
         problem = self.problem
@@ -294,6 +297,7 @@ class _HingeHomotopy:
         if np.any(elbow):
             x = np.linalg.lstsq(block[elbow], np.ones(int(elbow.sum())), rcond=None)[0]
             self.intercept, self.w[U] = x[0], x[1:]
+            self.margins = None
             margins, sizes = self._margins()
         self.side = np.where(elbow, _ELBOW, np.where(margins < 1.0, _LEFT, _RIGHT))
         return True
@@ -419,8 +423,9 @@ class _HingeHomotopy:
             )
         )
         loss_rate = terms.sum()
-        if abs(loss_rate) <= _RATE_TOLERANCE * np.abs(terms).sum():
-            loss_rate = 0.0  # the loss is flat: lam = 0
+        if loss_rate >= -_RATE_TOLERANCE * np.abs(terms).sum():
+            # The loss cannot decrease: the point minimises it, lam = 0.
+            loss_rate = 0.0
         dual, infeasibility = self._dual_point(elbow, rows, multipliers, correlations, -loss_rate)
         return _Direction(
             loss_rate,
@@ -593,8 +598,8 @@ class _HingeHomotopy:
         if not np.isfinite(step):
             return None
         self.intercept += step * direction.intercept_rate
-        model = self.model
-        self.w[model] += step * direction.rates
+        self.w[self.model] += step * direction.rates
+        self.margins = None
         limit = step * (1.0 + _EVENT_TOLERANCE)
         self.side[sample_steps <= limit] = _ELBOW
         U = len(self.unpenalized)
