@@ -17,7 +17,9 @@ def lasso_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=
     X : array-like or sparse matrix of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
     weights : array-like of shape (n_features,), optional
-        Positive penalty weights (default 1); ``+inf`` excludes a feature.
+        Penalty weights (default 1), each >= 0 or ``+inf``: 0 leaves a feature
+        unpenalised (in every model, from lam_max on, like the intercept), ``+inf``
+        excludes it (its coefficient stays 0).
     lam_min : float, default 0
         Stop at this lam.
     max_features : int, optional
@@ -29,7 +31,9 @@ def lasso_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=
     Returns
     -------
     Path
-        ``lams[0] = max_j |2 X_j' (y - mean(y))| / weights_j``.
+        ``lams[0] = max_j |2 X_j' r| / weights_j`` over the penalised features,
+        where r is the residual of the least-squares fit on ``[1, X_U]`` (U: the
+        unpenalised features; ``r = y - mean(y)`` when there are none).
 
     Notes
     -----

@@ -51,6 +51,9 @@ KKT_TOLERANCE = 1e-8
 # Events whose lams differ by less than this fraction of the current lam are
 # simultaneous; correlations within this fraction of their size are zero.
 _EVENT_TOLERANCE = 1e-11
+# Relative accuracy of a correlation computed from the residual (a difference of
+# y and the fit, after many steps): below it, lam is zero (`_resolution`).
+_RESOLUTION = 1e-9
 # Ties among more features than this are resolved greedily, not by search.
 _MAX_TIE_SEARCH = 8
 # Rates (relative to the rate of lam, 1) closer than this to it are equal to it.
@@ -376,12 +379,12 @@ class _QuadraticHomotopy:
         """The lam below which no correlation can be told from rounding: the path's numerical end.
 
         A correlation ``2 X_j' r_E`` is computed to about ``2 ||X_j|| (||y_E|| + ||f_E||)``
-        times the event tolerance (the residual is a difference); below that, for
+        times `_RESOLUTION` (the residual is a difference); below that, for
         the smallest penalised column, lam is zero within rounding.
         """
         rows = self.in_loss
         size = np.linalg.norm(self.y[rows]) + np.linalg.norm((self.y - self.residual)[rows])
-        return _EVENT_TOLERANCE * 2.0 * self.smallest_norm * size
+        return _RESOLUTION * 2.0 * self.smallest_norm * size
 
     def _step(self, lam, direction, rates):
         """Move to the next event below lam and apply it.

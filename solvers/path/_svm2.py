@@ -19,7 +19,9 @@ def svm2_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=N
     y : array-like of shape (n_samples,)
         Two distinct labels; the larger (in sorted order) is mapped to +1.
     weights : array-like of shape (n_features,), optional
-        Positive penalty weights (default 1); ``+inf`` excludes a feature.
+        Penalty weights (default 1), each >= 0 or ``+inf``: 0 leaves a feature
+        unpenalised (in every model, from lam_max on, like the intercept), ``+inf``
+        excludes it (its coefficient stays 0).
     lam_min : float, default 0
         Stop at this lam.
     max_features : int, optional
@@ -31,8 +33,10 @@ def svm2_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=N
     Returns
     -------
     Path
-        ``lams[0] = max_j |2 X_j' (y - mean(y))| / weights_j`` with y in {-1, +1};
-        ``intercepts[0] = mean(y)``.
+        ``lams[0] = max_j |2 X_j' Y a| / weights_j`` over the penalised features,
+        with y in {-1, +1} and ``a = max(0, 1 - y f)`` at the squared-hinge fit f on
+        ``[1, X_U]`` (U: the unpenalised features); with none,
+        ``a = 1 - y mean(y)`` and ``intercepts[0] = mean(y)``.
     """
     problem = check_path_inputs(
         X,
