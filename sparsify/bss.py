@@ -5,7 +5,11 @@ by Paul & Drineas (000 sec. 4, Algorithm 1, Lemma 1) and Paul, Magdon-Ismail &
 Drineas (001 sec. 3).
 """
 
+from functools import cache
+
 import numpy as np
+from scipy.linalg.blas import dsyr
+from scipy.linalg.lapack import dsyevd
 from threadpoolctl import ThreadpoolController
 
 from ._validation import check_n_select, check_orthonormal
@@ -16,10 +20,19 @@ __all__ = ["bss", "bss_bounds"]
 # sec. 6.1 of 000 regularises A_tau when it is ill-conditioned; this is the
 # condition number above which the regularised step is tried.
 _ILL_CONDITIONED = 1e8
-# Rows per cache block in the per-iteration product.
+# Rows scored in the first block of a scan; each further block doubles, up to
+# _BLOCK_ROWS (a block that stays in cache).
+_FIRST_BLOCK_ROWS = 32
 _BLOCK_ROWS = 1024
-# Relative tolerance under which two squared row norms count as a tie.
+# Relative tolerance under which two squared row norms count as a tie, and the
+# ratio of norms it means.
 _TIE_RTOL = 1e-9
+_TIE_NORM_RATIO = np.sqrt(1.0 - _TIE_RTOL)
+# A row whose entries are all below this (zero or subnormal) counts as a zero
+# row: rescaling it by 1/||v|| would overflow, and it adds less than 1e-600 to V'V.
+_SMALLEST_ROW_ENTRY = np.finfo(np.float64).smallest_normal
+# Below this norm a row's sum of squares may have lost digits to underflow.
+_UNDERFLOW_NORM = np.sqrt(np.finfo(np.float64).smallest_normal / np.finfo(np.float64).eps)
 
 
 def bss_bounds(ell, r):
@@ -45,73 +58,179 @@ def bss_bounds(ell, r):
     return (1.0 - root) ** 2, (1.0 + root) ** 2
 
 
-def _barrier_weights(lam, lower, upper, delta_upper):
-    """Spectral weights of the four barrier quadratic forms of Algorithm 1 (000 sec. 4).
+@cache
+def _blas_controller():
+    """One threadpoolctl controller per process (building one takes about 0.4 ms)."""
+    return ThreadpoolController()
 
-    With ``A = Q diag(lam) Q'``, the form ``v' f(A) v`` equals
-    ``sum_j (v'Q)_j^2 f(lam_j)``. The lower score is
+
+def _barrier_offsets(r, ell, gamma):
+    """The barriers of every iteration of Algorithm 1 (000 sec. 4): an r x 2 x 4 array.
+
+    ``[tau, 0]`` is ``(L', L, U, U')`` with ``L = tau - sqrt(r ell)``,
+    ``U = delta_U (tau + sqrt(r ell))``, ``L' = L + delta_L`` (delta_L = 1) and
+    ``U' = U + delta_U``, ``delta_U = (1 + sqrt(ell/r)) / (1 - sqrt(ell/r))``.
+    ``[tau, 1]`` is the same less gamma: the spectrum of ``A + gamma I``
+    (sec. 6.1) against the barriers is that of A against these.
+    """
+    root = np.sqrt(ell / r)
+    delta_upper = (1.0 + root) / (1.0 - root)
+    tau = np.arange(r, dtype=np.float64)
+    lower = tau - np.sqrt(r * ell)
+    upper = delta_upper * (tau + np.sqrt(r * ell))
+    exact = np.column_stack([lower + 1.0, lower, upper, upper + delta_upper])
+    return np.stack([exact, exact - gamma], axis=1)
+
+
+# (Phi(L', A) - Phi(L, A), Phi^(U, A) - Phi^(U', A)) from the row sums
+# (-Phi(L', A), -Phi(L, A), Phi^(U, A), Phi^(U', A)) of `_barrier_weights`.
+_POTENTIAL_STEPS = np.array([[-1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+
+
+def _barrier_weights(lam, offsets):
+    """Spectral weights of the two barrier scores of Algorithm 1 (000 sec. 4).
+
+    With ``A = Q diag(lam) Q'`` and ``z = Q'v``, a form ``v' f(A) v`` equals
+    ``sum_j z_j^2 f(lam_j)``. The lower score
     ``L(v) = v'(A - L'I)^-2 v / (Phi(L', A) - Phi(L, A)) - v'(A - L'I)^-1 v`` and
     the upper score
     ``U(v) = v'(U'I - A)^-2 v / (Phi^(U, A) - Phi^(U', A)) + v'(U'I - A)^-1 v``
-    with L' = L + 1 and U' = U + delta_U; this returns the ell x 4 matrix of
-    ``f(lam)`` columns and the two potential differences.
-
-    Returns None where the barriers do not enclose the spectrum (the scores are
-    then meaningless).
+    are thus ``w_L @ z**2`` and ``w_U @ z**2``. For k barrier quadruples
+    ``(L', L, U, U')`` (a k x 4 array) that enclose the spectrum lam, this
+    returns the 2k x ell matrix of rows ``w_L, w_U`` of each.
     """
-    gap_low = lam - (lower + 1.0)
-    gap_up = (upper + delta_upper) - lam
-    if np.any(gap_low <= 0) or np.any(lam >= upper):
-        return None
-    phi_low_step = np.sum(1.0 / gap_low) - np.sum(1.0 / (lam - lower))
-    phi_up_step = np.sum(1.0 / (upper - lam)) - np.sum(1.0 / gap_up)
-    weights = np.column_stack([gap_low**-2, 1.0 / gap_low, gap_up**-2, 1.0 / gap_up])
-    return weights, phi_low_step, phi_up_step
+    # Rows of each quadruple: -1/(lam - L'), -1/(lam - L), 1/(U - lam), 1/(U' - lam).
+    inverse = np.subtract.outer(offsets, lam)
+    np.reciprocal(inverse, out=inverse)
+    steps = (inverse.sum(axis=2) @ _POTENTIAL_STEPS)[:, :, None]
+    outer = inverse[:, ::3]  # -1/(lam - L') and 1/(U' - lam)
+    return (outer * (outer / steps + 1.0)).reshape(-1, lam.size)
 
 
-def _scores(forms, phi_low_step, phi_up_step):
-    """(L(v_i), U(v_i)) for every row from its four quadratic forms."""
-    return (
-        forms[:, 0] / phi_low_step - forms[:, 1],
-        forms[:, 2] / phi_up_step + forms[:, 3],
-    )
+def _eigh(A):
+    """Ascending eigenvalues and eigenvectors of the symmetric A (its upper triangle), dsyevd."""
+    lam, Q, info = dsyevd(A)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"dsyevd failed (info={info}) on the BSS matrix A.")
+    return lam, Q
 
 
-def _quadratic_forms(V, Q, F, block):
-    """``((V Q)**2) F`` computed in row blocks that stay in cache.
+class _Rows:
+    """The nonzero rows of V, sorted by decreasing norm and scaled by powers of two.
 
-    This is the one (d x ell)(ell x ell) product of an iteration, with the
-    squaring and the small product by F fused into it block by block.
+    Row i is stored as ``u_i = 2^-e_i v_i`` with ``||u_i||`` in [0.5, 1): the
+    scaling is exact, and the barrier scores, homogeneous of degree 2 in v,
+    neither underflow nor lose digits on rows of tiny norm. A step
+    ``A += t_u u u'`` is the step ``A += t_v v v'`` of Algorithm 1 with
+    ``t_v = 4^-e t_u``.
+
+    Sorting (largest norm first) makes sec. 6.1's choice the first admissible
+    row in this order (up to ties), so a pick usually scores a
+    few rows, not all d of them.
     """
-    d = V.shape[0]
-    rows = block.shape[0]
-    forms = np.empty((d, F.shape[1]))
-    for start in range(0, d, rows):
-        stop = min(start + rows, d)
-        W = block[: stop - start]
-        np.matmul(V[start:stop], Q, out=W)
+
+    def __init__(self, V):
+        norms = np.sqrt(np.einsum("ij,ij->i", V, V))
+        # Where squares may have underflowed, scale the row by its largest entry
+        # first. A row of entries below the smallest normal float has all its
+        # squares 0 (so norm 0) and stays a zero row.
+        small = np.flatnonzero(norms < _UNDERFLOW_NORM)
+        biggest = np.abs(V[small]).max(axis=1, initial=0.0)
+        normal = biggest >= _SMALLEST_ROW_ENTRY
+        small, biggest = small[normal], biggest[normal]
+        scaled = V[small] / biggest[:, None]
+        norms[small] = biggest * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
+        # Zero rows sort last and are dropped. The order within ties does not
+        # matter: `pick` resolves ties by index.
+        order = np.argsort(-norms)
+        self.size = np.count_nonzero(norms)
+        self.index = order[: self.size]  # original row of each sorted position
+        self.exponent = np.frexp(norms)[1]
+        self.U = np.take(V, self.index, axis=0)
+        self.U *= np.ldexp(1.0, -self.exponent[self.index])[:, None]  # exact: powers of two
+        self.norms = norms[self.index]
+        # tied_next[p]: sorted rows p and p + 1 have squared norms within _TIE_RTOL.
+        self.tied_next = self.norms[1:] >= self.norms[:-1] * _TIE_NORM_RATIO
+        self.fresh = np.ones(self.size, dtype=bool)
+        self.first_fresh = 0
+        self._block = np.empty((min(self.size, _BLOCK_ROWS), V.shape[1]))
+
+    def scores(self, U, Q, H):
+        """``(z**2) @ H'`` with ``z = Q'u`` for the rows u of U (at most _BLOCK_ROWS).
+
+        With H the stacked ``[w_L; w_U]`` pairs of `_barrier_weights`, the
+        columns are the barrier scores ``L(u), U(u)`` of each pair.
+        """
+        W = np.matmul(U, Q, out=self._block[: U.shape[0]])
         np.square(W, out=W)
-        np.matmul(W, F, out=forms[start:stop])
-    return forms
+        return W @ H.T
 
+    def pick(self, Q, H, pair):
+        """sec. 6.1's choice for the scores of pair ``pair`` of H: (sorted position, its scores).
 
-def _pick(lower_scores, upper_scores, norms2, picked):
-    """Index of sec. 6.1's choice: admissible, not picked before, largest norm.
+        The choice: an admissible row (``U(u) <= L(u)``) not picked before, of
+        largest norm; rows whose squared norms agree within _TIE_RTOL count as
+        ties and go to the lowest original index. When every admissible row was
+        picked before, the largest-norm admissible row is picked again (its
+        weights merge later), which keeps Lemma 1. Rows are scored in blocks of
+        doubling size, in sorted order, until the first admissible one.
+        Returns (-1, None) when no row is admissible.
+        """
+        low, up = 2 * pair, 2 * pair + 1
+        for fresh_only in (True, False):
+            lo = self.first_fresh if fresh_only else 0
+            rows = _FIRST_BLOCK_ROWS
+            while lo < self.size:
+                hi = min(lo + rows, self.size)
+                scores = self.scores(self.U[lo:hi], Q, H)
+                pool = scores[:, up] <= scores[:, low]
+                if fresh_only:
+                    pool &= self.fresh[lo:hi]
+                j = int(pool.argmax())
+                if pool[j]:
+                    if lo + j + 1 == self.size or not self.tied_next[lo + j]:
+                        return lo + j, scores[j]
+                    return self._lowest_index_tie(Q, H, pair, lo + j, scores[j], fresh_only)
+                lo, rows = hi, min(2 * rows, _BLOCK_ROWS)
+        return -1, None
 
-    Admissible means ``U(v_i) <= L(v_i)`` and ``v_i != 0``. When every
-    admissible row was picked before, the largest-norm admissible row is picked
-    again (its weights merge later), which keeps Lemma 1. Returns -1 when no row
-    is admissible.
-    """
-    admissible = (upper_scores <= lower_scores) & (norms2 > 0)
-    if not admissible.any():
-        return -1
-    fresh = admissible & ~picked
-    pool = fresh if fresh.any() else admissible
-    # Norms equal up to round-off count as ties and go to the lowest index, so
-    # that the same V computed two ways (dense or sparse SVD) picks the same rows.
-    largest = pool & (norms2 >= norms2[pool].max() * (1.0 - _TIE_RTOL))
-    return int(np.argmax(largest))
+    def _lowest_index_tie(self, Q, H, pair, p, p_scores, fresh_only):
+        """Among the pool rows tied with sorted row p, the one of lowest original index.
+
+        Only tied rows after p (rows before p are not in the pool) with a lower
+        index than row p's can win, so only those are scored.
+        """
+        tie_end = np.searchsorted(-self.norms, -self.norms[p] * _TIE_NORM_RATIO, side="right")
+        span = np.arange(p + 1, tie_end)
+        contenders = span[self.index[span] < self.index[p]]
+        if fresh_only:
+            contenders = contenders[self.fresh[contenders]]
+        best, best_scores = p, p_scores
+        for start in range(0, contenders.size, _BLOCK_ROWS):
+            block = contenders[start : start + _BLOCK_ROWS]
+            scores = self.scores(self.U[block], Q, H)
+            admissible = np.flatnonzero(scores[:, 2 * pair + 1] <= scores[:, 2 * pair])
+            if admissible.size:
+                j = admissible[np.argmin(self.index[block[admissible]])]
+                if self.index[block[j]] < self.index[best]:
+                    best, best_scores = block[j], scores[j]
+        return int(best), best_scores
+
+    def closest(self, Q, H):
+        """The row of largest ``L(u) - U(u)`` for the first pair of H (all rows scored)."""
+        best, best_scores = -1, None
+        for lo in range(0, self.size, _BLOCK_ROWS):
+            scores = self.scores(self.U[lo : lo + _BLOCK_ROWS], Q, H)
+            j = int(np.argmax(scores[:, 0] - scores[:, 1]))
+            if best < 0 or scores[j, 0] - scores[j, 1] > best_scores[0] - best_scores[1]:
+                best, best_scores = lo + j, scores[j]
+        return best, best_scores
+
+    def mark_picked(self, p):
+        """Record a pick of sorted row p."""
+        self.fresh[p] = False
+        while self.first_fresh < self.size and not self.fresh[self.first_fresh]:
+            self.first_fresh += 1
 
 
 def bss(V, r, *, gamma=0.01):
@@ -130,21 +249,33 @@ def bss(V, r, *, gamma=0.01):
     Implementation notes (000 sec. 6.1), each kept only where it keeps Lemma 1:
 
     * Choice of column: among the admissible rows, the one not picked before
-      with the largest Euclidean norm (ties: the lowest index). Zero rows are
-      never picked. When every admissible row was picked before (always the
-      case once r > d), a picked row is taken again and its weights merge into
-      one index with scale ``sqrt(sum of its t) * sqrt((1 - sqrt(ell/r)) / r)``.
+      with the largest Euclidean norm (ties within 1e-9 relative: the lowest
+      index). Zero rows are never picked. When every admissible row was picked
+      before (always the case once r > d), a picked row is taken again and its
+      weights merge into one index with scale
+      ``sqrt(sum of its t) * sqrt((1 - sqrt(ell/r)) / r)``.
     * Ill-conditioning: while A_tau is ill-conditioned (condition number above
       1e8, e.g. the singular A_0 = 0), the step is first computed on the
       regularised ``A_tau + gamma I`` as the paper does. That step is kept only
       if its (i, t) also satisfies the barrier conditions of the true A_tau;
       otherwise the unregularised step is taken. A itself is never shifted, so
       the bound is never traded for conditioning.
+    * Tiny rows: ``L(v)``, ``U(v)`` and ``1/t`` are homogeneous of degree 2 in
+      v, so every row is scored as ``2^-e v`` with its largest entry in
+      [0.5, 1) (an exact scaling) and its t scaled back by ``4^-e``. A row of
+      norm 1e-160, whose squares underflow, is scored as accurately as any
+      other. A row with no entry of at least the smallest normal float (about
+      2.2e-308) counts as a zero row: its scale would overflow, and it adds
+      less than 1e-600 to V'V.
 
-    Cost per iteration: one ell x ell eigendecomposition and one
-    (d x ell)(ell x ell) product V Q, squared and multiplied by the ell x 4 (or
-    ell x 8 while regularising) spectral weights block by block in cache, which
-    gives all four barrier quadratic forms of all d rows; memory O(d ell).
+    Cost per iteration: one ell x ell eigendecomposition, and the barrier
+    scores of the rows in decreasing order of norm, in blocks of 64, 128, ...
+    up to 1024 rows (each one (rows x ell)(ell x ell) product, squared and
+    multiplied by the ell spectral weights), until the first admissible row
+    not picked before: often in the first block, all d rows at worst. Memory
+    O(d ell): one scaled, sorted copy of V. BLAS runs on one thread: every
+    product is small, and threads only contend there (up to 50x slower on a
+    loaded 2-core machine). The result is bit-identical across runs.
 
     Parameters
     ----------
@@ -174,56 +305,51 @@ def bss(V, r, *, gamma=0.01):
     if not (np.isfinite(gamma) and gamma >= 0):
         raise ValueError(f"gamma must be a finite float >= 0; got {gamma}.")
     root = np.sqrt(ell / r)
-    delta_upper = (1.0 + root) / (1.0 - root)
-    sqrt_r_ell = np.sqrt(r * ell)
-    norms2 = np.einsum("ij,ij->i", V, V)
-    picked = np.zeros(d, dtype=bool)
+    offsets = _barrier_offsets(r, ell, gamma)
+    rows = _Rows(V)
     picks = np.empty(r, dtype=np.intp)
     weights = np.empty(r)
-    A = np.zeros((ell, ell))
-    block = np.empty((min(d, _BLOCK_ROWS), ell))
-    # The ell x ell eigendecomposition is many small BLAS calls: threads only
-    # contend there (up to 50x slower on a loaded 2-core machine), so it runs on one.
-    blas = ThreadpoolController()
+    A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
 
-    for tau in range(r):
-        lower = tau - sqrt_r_ell
-        upper = delta_upper * (tau + sqrt_r_ell)
-        with blas.limit(limits=1, user_api="blas"):
-            lam, Q = np.linalg.eigh(A)
-        exact = _barrier_weights(lam, lower, upper, delta_upper)
-        if exact is None:
-            raise RuntimeError(
-                f"BSS lost its barrier invariant at iteration {tau} (round-off); "
-                "this should not happen for orthonormal V; please report it."
+    with _blas_controller().limit(limits=1, user_api="blas"):
+        for tau in range(r):
+            lam, Q = _eigh(A)
+            barriers = offsets[tau]
+            if lam[0] <= barriers[0, 0] or lam[-1] >= barriers[0, 2]:
+                raise RuntimeError(
+                    f"BSS lost its barrier invariant at iteration {tau} (round-off); "
+                    "this should not happen for orthonormal V; please report it."
+                )
+            # cond(A) = lam_max / lam_min; A = 0 (lam_max = 0) counts as ill-conditioned
+            # too. The regularised step needs its barriers to enclose lam + gamma.
+            regularise = (
+                gamma > 0
+                and (lam[-1] == 0 or lam[0] * _ILL_CONDITIONED < lam[-1])
+                and barriers[1, 0] < lam[0]
+                and lam[-1] < barriers[1, 2]
             )
-        # cond(A) = lam_max / lam_min; A = 0 (lam_max = 0) counts as ill-conditioned too.
-        ill_conditioned = gamma > 0 and (lam[-1] == 0 or lam[0] * _ILL_CONDITIONED < lam[-1])
-        regularised = (
-            _barrier_weights(lam + gamma, lower, upper, delta_upper) if ill_conditioned else None
-        )
-        F = exact[0] if regularised is None else np.hstack([exact[0], regularised[0]])
-        forms = _quadratic_forms(V, Q, F, block)
-        low_s, up_s = _scores(forms[:, :4], *exact[1:])
-        i = -1
-        if regularised is not None:
-            reg_low, reg_up = _scores(forms[:, 4:], *regularised[1:])
-            i = _pick(reg_low, reg_up, norms2, picked)
-            if i >= 0:
-                inv_t = 0.5 * (reg_low[i] + reg_up[i])
-                if not (up_s[i] <= inv_t <= low_s[i]):
-                    i = -1
-        if i < 0:
-            i = _pick(low_s, up_s, norms2, picked)
-            if i < 0:
-                # Lemma 3.3-3.4 of BSS guarantee an admissible row; only round-off
-                # can empty the set, and the closest row is then the right one.
-                i = int(np.argmax(np.where(norms2 > 0, low_s - up_s, -np.inf)))
-            inv_t = 0.5 * (low_s[i] + up_s[i])
-        t = 1.0 / inv_t
-        v = V[i]
-        A += t * np.outer(v, v)
-        picks[tau], weights[tau] = i, t
-        picked[i] = True
+            H = _barrier_weights(lam, barriers if regularise else barriers[:1])
+            p = -1
+            if regularise:
+                p, scores = rows.pick(Q, H, pair=1)
+                if p >= 0:
+                    inv_t = 0.5 * (scores[2] + scores[3])
+                    if not (scores[1] <= inv_t <= scores[0]):
+                        p = -1
+            if p < 0:
+                p, scores = rows.pick(Q, H, pair=0)
+                if p < 0:
+                    # Lemma 3.3-3.4 of BSS guarantee an admissible row; only round-off
+                    # can empty the set, and the closest row is then the right one.
+                    p, scores = rows.closest(Q, H)
+                inv_t = 0.5 * (scores[0] + scores[1])
+            t = 1.0 / inv_t
+            dsyr(t, rows.U[p], a=A, overwrite_a=True)
+            picks[tau], weights[tau] = rows.index[p], t
+            rows.mark_picked(p)
 
-    return Selection.from_picks(picks, weights * (1.0 - root) / r, d)
+    # Merge repeated picks, then undo the scaling of the rows: v = 2^e u has
+    # weight 4^-e t_u, i.e. scale 2^-e sqrt(t_u (1 - sqrt(ell/r)) / r).
+    return Selection.from_picks(
+        picks, weights * (1.0 - root) / r, d, factors=np.ldexp(1.0, -rows.exponent)
+    )

@@ -91,12 +91,15 @@ class Selection:
         return mask
 
     @classmethod
-    def from_picks(cls, picks, weights, n_features):
+    def from_picks(cls, picks, weights, n_features, *, factors=None):
         """Build a Selection from picks with repeats, merging repeated picks.
 
         A feature picked c times with squared scales w_1..w_c appears once, in
         the position of its first pick, with scale ``sqrt(w_1 + ... + w_c)``, so
-        that ``R R'`` (and thus ``V' R R' V``) is unchanged.
+        that ``R R'`` (and thus ``V' R R' V``) is unchanged. With ``factors``,
+        feature j's scale is ``factors[j] * sqrt(w_1 + ... + w_c)``: a per-feature
+        factor applied after merging, whose square may overflow (BSS scores
+        tiny rows rescaled by powers of two).
 
         Parameters
         ----------
@@ -106,10 +109,15 @@ class Selection:
             The squared scale of each pick (the diagonal of D^2).
         n_features : int
             Number of features d.
+        factors : array of float, shape (n_features,), optional
+            Multiplies each merged scale; None means all ones.
         """
         picks = np.asarray(picks, dtype=np.intp)
         weights = np.asarray(weights, dtype=np.float64)
         uniq, first, inverse = np.unique(picks, return_index=True, return_inverse=True)
         merged = np.bincount(inverse, weights=weights, minlength=uniq.size)
         order = np.argsort(first, kind="stable")
-        return cls(uniq[order], np.sqrt(merged[order]), n_features)
+        indices, scales = uniq[order], np.sqrt(merged[order])
+        if factors is not None:
+            scales *= np.asarray(factors, dtype=np.float64)[indices]
+        return cls(indices, scales, n_features)

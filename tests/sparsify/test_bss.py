@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.linalg import solve_triangular
 
 from sparsify import Selection, bss, bss_bounds, spectral_distortion
 
@@ -235,3 +236,65 @@ def test_bad_input(V, r, exc, match):
 def test_negative_gamma_rejected():
     with pytest.raises(ValueError, match="gamma"):
         bss(np.eye(3)[:, :1], 3, gamma=-1.0)
+
+
+def tiny_row_orthonormal(d, ell, seed, tiny_rows):
+    """V = M R^-1 (M = QR) for an M whose rows ``tiny_rows`` (index -> scale) are scaled down.
+
+    Computed as a triangular solve, each row of V is its row of M times R^-1, so
+    a row scaled by 1e-160 keeps a norm of about 1e-160: its squares underflow
+    to subnormals (1e-160) or to zero (1e-300). (Householder's Q would bury such
+    a row under rounding errors of order 1e-17.)
+    """
+    rng = np.random.default_rng(seed)
+    M = rng.standard_normal((d, ell))
+    for row, scale in tiny_rows.items():
+        M[row] *= scale
+    R = np.linalg.qr(M, mode="r")
+    V = solve_triangular(R, M.T, trans="T").T
+    assert np.linalg.norm(V.T @ V - np.eye(ell), 2) < 1e-12
+    for row, scale in tiny_rows.items():
+        assert 0 < np.linalg.norm(V[row] / scale) < 10  # the row really is that small
+    return V
+
+
+@pytest.mark.parametrize(
+    "tiny_rows",
+    [{5: 1e-160}, {0: 1e-300}, {3: 1e-160, 7: 1e-300, 11: 1e-200}],
+    ids=["1e-160", "1e-300", "mixed"],
+)
+@pytest.mark.parametrize("r_extra", [1, 3, 10, 27, 80])
+@pytest.mark.parametrize("gamma", [0.0, 0.01])
+def test_lemma1_rows_of_underflowing_norm(tiny_rows, r_extra, gamma):
+    # Issue 7: squares of a row of norm 1e-160 underflow; BSS used to raise
+    # "lost its barrier invariant" or "scales must be finite" on such V.
+    V = tiny_row_orthonormal(20, 3, 0, tiny_rows)
+    r = 3 + r_extra
+    sel = bss(V, r, gamma=gamma)
+    assert np.all(np.isfinite(sel.scales))
+    assert_lemma1(V, sel, r)
+
+
+def test_tiny_rows_are_picked_like_their_unscaled_direction():
+    # The barrier scores are homogeneous of degree 2 in v (000 sec. 4), so a
+    # row of norm 1e-160 is admissible exactly when its direction is; once every
+    # other row has been picked, the tiny row is picked too, with a scale of
+    # order 1e160 that makes its column of V'R of order 1.
+    V = tiny_row_orthonormal(12, 2, 3, {4: 1e-160})
+    r = 60
+    sel = bss(V, r)
+    assert 4 in sel.indices
+    B = V[sel.indices].T * sel.scales
+    assert np.linalg.norm(B[:, list(sel.indices).index(4)]) > 1e-3
+    assert_lemma1(V, sel, r)
+
+
+def test_rows_of_subnormal_entries_count_as_zero_rows():
+    # A row with no entry of at least the smallest normal float cannot be
+    # rescaled without overflow; it adds nothing measurable to V'V.
+    V = np.zeros((10, 2))
+    V[:2] = np.eye(2)
+    V[5] = 1e-310  # subnormal
+    sel = bss(V, 12)
+    assert 5 not in sel.indices
+    assert_lemma1(V, sel, 12)
