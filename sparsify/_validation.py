@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array
 
 __all__ = [
+    "canonical",
     "check_X",
     "check_orthonormal",
     "check_n_select",
@@ -24,8 +25,10 @@ __all__ = [
 def check_X(X, *, name="X", min_samples=1, min_features=1):
     """Validate a data matrix: 2-D, numeric, finite, non-empty; dense or CSR/CSC.
 
-    Returns a float64 ndarray or a CSR/CSC matrix (a copy only when a dtype or
-    format conversion was needed; callers never modify it in place).
+    Returns a float64 ndarray or a CSR/CSC matrix with sorted indices and no
+    duplicate entries: a copy only when a dtype or format conversion was
+    needed, or when a sparse X was not in that canonical form (scipy would
+    otherwise sort it in place). Callers never modify the result in place.
     """
     if X is None:
         raise ValueError(f"{name} is None; expected a 2-D array of shape (n_samples, n_features).")
@@ -55,7 +58,7 @@ def check_X(X, *, name="X", min_samples=1, min_features=1):
                 ) from exc
         X = arr
     with argument_named(name):
-        return check_array(
+        X = check_array(
             X,
             accept_sparse=["csr", "csc"],
             dtype=np.float64,
@@ -66,6 +69,19 @@ def check_X(X, *, name="X", min_samples=1, min_features=1):
             ensure_min_features=min_features,
             input_name=name,
         )
+    return canonical(X)
+
+
+def canonical(X):
+    """X itself, or for a sparse X with unsorted indices or duplicates a canonical copy.
+
+    scipy sorts and merges such a matrix in place on many operations (e.g.
+    ``X != 0``), which would change the caller's arrays.
+    """
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
 
 
 @contextmanager

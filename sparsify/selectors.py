@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from ._svd import right_singular_vectors
-from ._validation import argument_named, check_n_select, check_random_state
+from ._validation import argument_named, canonical, check_n_select, check_random_state
 from .bss import bss
 from .leverage import leverage_scores
 from .rrqr import rrqr
@@ -72,7 +72,7 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
         """
         self._validate_params()
         with argument_named("X"):
-            X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64)
+            X = canonical(validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64))
         self.selection_ = self._select(X, y)
         self.indices_ = self.selection_.indices
         self.scales_ = self.selection_.scales
