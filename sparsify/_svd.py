@@ -3,8 +3,18 @@
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
+from scipy.sparse.linalg import svds
 
 __all__ = ["right_singular_vectors"]
+
+# A sparse X gets a truncated SVD when k + 1 <= min(n, d) / _TRUNCATED_FRACTION;
+# nearer the rank, the full decomposition costs about the same.
+_TRUNCATED_FRACTION = 4
+# The truncated SVD is kept when Wedin's bound on the sine of the angle between
+# its top-k right singular subspace and X's is at most this.
+_SUBSPACE_TOL = 1e-9
+# Seed of ARPACK's starting vector (a fixed start makes the result reproducible).
+_ARPACK_SEED = 0
 
 
 def _numerical_rank(s, shape):
@@ -14,10 +24,47 @@ def _numerical_rank(s, shape):
     return int(np.sum(s > s[0] * max(shape) * np.finfo(np.float64).eps))
 
 
+def _truncated_svd(X, k):
+    """Top-k right singular vectors of a sparse X by ARPACK, certified, or None.
+
+    ``scipy.sparse.linalg.svds`` computes k + 1 triplets ``(s_j, u_j, v_j)``
+    (the extra one measures the gap). With the residuals
+    ``rho_j = (||X v_j - s_j u_j||^2 + ||X' u_j - s_j v_j||^2)^(1/2)``, Wedin's
+    theorem bounds the sine of the angle between the span of v_1..v_k and X's
+    top-k right singular subspace by ``(sum_{j<=k} rho_j^2)^(1/2) / delta``,
+    with ``delta = s_k - (s_{k+1} + rho_{k+1})`` (the next singular value is
+    within rho_{k+1} of s_{k+1}). The result is kept when that bound is at most
+    _SUBSPACE_TOL, which puts every leverage score within about 2e-9 of the
+    exact one. It is not (None) when s_k is at the rounding level (k may exceed
+    the rank) or s_k = s_{k+1}: the top-k subspace is then not unique, or not
+    resolved, and the caller falls back to the full decomposition.
+
+    ARPACK may in principle converge to triplets that are not the top k; the
+    residuals cannot tell. Its Lanczos iteration finds the extreme part of the
+    spectrum first, and the tests compare with LAPACK's SVD.
+    """
+    n, d = X.shape
+    v0 = np.random.default_rng(_ARPACK_SEED).standard_normal(min(n, d))
+    U, s, Vt = svds(X, k=k + 1, v0=v0)
+    order = np.argsort(-s, kind="stable")  # svds returns ascending values
+    U, s, V = U[:, order], s[order], np.ascontiguousarray(Vt[order].T)
+    rho = np.sqrt(
+        np.sum(np.square(X @ V - U * s), axis=0) + np.sum(np.square(X.T @ U - V * s), axis=0)
+    )
+    gap = s[k - 1] - (s[k] + rho[k])
+    at_rounding_level = s[k - 1] <= s[0] * max(n, d) * np.finfo(np.float64).eps
+    if at_rounding_level or not np.linalg.norm(rho[:k]) <= _SUBSPACE_TOL * gap:
+        return None
+    return np.ascontiguousarray(V[:, :k]), s[:k]
+
+
 def right_singular_vectors(X, k=None, *, name="X"):
     """Return the top-k right singular vectors V (d x k) and singular values of X.
 
-    Dense X uses LAPACK's SVD. Sparse X is never densified: with n <= d the
+    Dense X uses LAPACK's SVD. Sparse X is never densified: with
+    ``k + 1 <= min(n, d) / 4`` a truncated SVD (ARPACK, see `_truncated_svd`)
+    gives the top k triplets, kept when certified by their residuals and the
+    gap ``s_k - s_{k+1}``. Otherwise, or when not certified, with n <= d the
     n x n Gram matrix X X' gives the left singular vectors, V = X' U S^-1 is
     re-orthonormalised and refined by one Rayleigh-Ritz step (an SVD of the
     n x k matrix X Q); with n > d the d x d Gram matrix X' X gives V directly.
@@ -38,6 +85,10 @@ def right_singular_vectors(X, k=None, *, name="X"):
     s : ndarray of shape (k,), decreasing singular values
     """
     n, d = X.shape
+    if sp.issparse(X) and k is not None and (k + 1) * _TRUNCATED_FRACTION <= min(n, d):
+        truncated = _truncated_svd(X, k)
+        if truncated is not None:
+            return truncated
     if not sp.issparse(X):
         _, s, Vt = la.svd(X, full_matrices=False, lapack_driver="gesdd")
         V = Vt.T

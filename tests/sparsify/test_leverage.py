@@ -1,10 +1,12 @@
 """Leverage scores against numpy's SVD; i.i.d. and Bernoulli sampling in distribution."""
 
+import sys
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sparsify import leverage_sample, leverage_scores
+from sparsify import BSSSelector, LeverageSelector, leverage_sample, leverage_scores
 from sparsify.sampling import sample_features
 
 
@@ -130,3 +132,86 @@ def test_bad_sampling_arguments(kwargs, exc, match):
     X = np.random.default_rng(0).standard_normal((5, 10))
     with pytest.raises(exc, match=match):
         leverage_sample(X, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# Issue 12: a truncated SVD for small k on sparse X, certified or replaced.
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def truncated_calls(monkeypatch):
+    """Record what the truncated SVD returned: a triple when certified, None when not."""
+    svd_module = sys.modules["sparsify._svd"]
+    original = svd_module._truncated_svd
+    calls = []
+
+    def spy(X, k):
+        out = original(X, k)
+        calls.append(out is not None)
+        return out
+
+    monkeypatch.setattr(svd_module, "_truncated_svd", spy)
+    return calls
+
+
+@pytest.mark.parametrize("shape", [(60, 400), (400, 60), (80, 80)])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_truncated_scores_equal_numpy_svd(shape, fmt, k, truncated_calls):
+    X = sp.random(*shape, density=0.1, random_state=k, format=fmt)
+    scores = leverage_scores(X, k)
+    assert truncated_calls == [True]
+    np.testing.assert_allclose(scores, svd_leverage(X.toarray(), k), rtol=1e-8, atol=1e-14)
+
+
+def test_truncated_path_feeds_sampling_and_selectors(truncated_calls):
+    X = sp.random(60, 500, density=0.1, random_state=4, format="csr")
+    p = svd_leverage(X.toarray(), 3) / 3
+    sel = leverage_sample(X, 40, k=3, method="bernoulli", random_state=0)
+    np.testing.assert_allclose(sel.scales, 1 / np.sqrt(np.minimum(1, 40 * p[sel.indices])))
+    LeverageSelector(k=3, n_features=40, random_state=0).fit(X)
+    BSSSelector(k=3, n_features=10).fit(X)
+    assert truncated_calls == [True, True, True]
+
+
+def test_equal_singular_values_at_k_fall_back_to_the_full_svd(truncated_calls):
+    # s = (3, 2, 2, 1, ...): with k = 2, s_k = s_{k+1}, so the top-2 subspace is
+    # e_1 plus any unit vector of span(e_2, e_3): not unique, not certified.
+    X = sp.lil_matrix((40, 300))
+    for i, value in enumerate([3.0, 2.0, 2.0] + [1.0] * 20):
+        X[i, i] = value
+    scores = leverage_scores(X.tocsr(), 2)
+    assert truncated_calls == [False]
+    assert scores[0] == pytest.approx(1.0)
+    assert scores[1] + scores[2] == pytest.approx(1.0)
+    np.testing.assert_allclose(scores[3:], 0.0, atol=1e-12)
+
+
+def test_uncertified_truncated_svd_falls_back(monkeypatch, truncated_calls):
+    # An inaccurate "truncated SVD" (vectors off by 1e-6) has residuals far above
+    # the gap times the tolerance; the exact decomposition replaces it.
+    svd_module = sys.modules["sparsify._svd"]
+    exact_svds = svd_module.svds
+
+    def sloppy_svds(X, k, v0):
+        U, s, Vt = exact_svds(X, k=k, v0=v0)
+        return U, s, Vt + 1e-6 * np.random.default_rng(0).standard_normal(Vt.shape)
+
+    monkeypatch.setattr(svd_module, "svds", sloppy_svds)
+    X = sp.random(60, 400, density=0.1, random_state=5, format="csr")
+    np.testing.assert_allclose(leverage_scores(X, 3), svd_leverage(X.toarray(), 3), atol=1e-12)
+    assert truncated_calls == [False]
+
+
+def test_truncated_k_above_rank_raises(truncated_calls):
+    rng = np.random.default_rng(6)
+    X = sp.csr_matrix(rng.standard_normal((40, 2)) @ rng.standard_normal((2, 400)))  # rank 2
+    with pytest.raises(ValueError, match="k=3 exceeds the numerical rank"):
+        leverage_scores(X, 3)
+    assert truncated_calls == [False]
+
+
+def test_truncated_is_reproducible():
+    X = sp.random(80, 600, density=0.05, random_state=7, format="csr")
+    assert leverage_scores(X, 5).tobytes() == leverage_scores(X.copy(), 5).tobytes()
