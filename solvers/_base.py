@@ -12,6 +12,7 @@ else (new data, a structural hyperparameter such as ``loss``) rebuilds it.
 """
 
 import hashlib
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -22,6 +23,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._backends import solve_with_fallback
+from ._penalty import check_penalty_weights
+from .exceptions import PathWarning
 
 #: Parameter constraints shared by every estimator: a backend name or a list, and options.
 BACKEND_CONSTRAINTS = {"solver": [None, str, list, tuple], "solver_options": [None, dict]}
@@ -42,52 +45,95 @@ def _fingerprint(*arrays):
     return digest.hexdigest()
 
 
-def check_weights(weights, n_features):
-    """Penalty weights: None (all ones) or a finite nonnegative array of length n_features."""
-    if weights is None:
-        return np.ones(n_features)
-    w = np.asarray(weights, dtype=float)
-    if w.shape != (n_features,):
-        raise ValueError(
-            f"weights must have shape ({n_features},), one per feature of X; got shape {w.shape}."
-        )
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        raise ValueError("weights must be finite and nonnegative.")
-    return w
-
-
 class CvxpyEstimator(BaseEstimator):
     """Base of the estimators: solve a formulation with a backend chain, cache it for re-solves.
 
     Subclasses set ``_problem_class`` ("LP", "QP" or "SOCP"), ``_dpp_params`` (names of
     the hyperparameters that only change Parameter values) and implement
-    ``_build_problem(X, y)`` and ``_parameter_values(X, y) -> {parameter name: value}``.
+    ``_build_problem(X, y)``, ``_parameter_values(X, y) -> {parameter name: value}``,
+    ``_read_solution(problem, X, y)`` (set the fitted attributes from a solved
+    problem) and ``_certificate(X, y)`` (a :class:`solvers.certificates.Certificate`
+    of the fitted attributes, computed by NumPy from the data), and optionally
+    ``_polish(X, y)``.
     """
 
     _problem_class = "QP"
     _dpp_params = ()
 
     def _solve(self, X, y):
-        """Build (or reuse) the problem for (X, y), set its parameters, solve it."""
+        """Solve the problem for (X, y) with the backend chain; set the fitted attributes.
+
+        Builds the problem (or reuses the compiled one when only DPP parameters
+        changed), sets its parameters, and runs the chain: after each "optimal"
+        attempt, ``_read_solution(problem, X, y)`` sets the fitted attributes and
+        ``_certify(X, y)`` checks them; the first certified attempt wins. Sets
+        ``backend_``, ``solve_attempts_``, ``certificate_``, ``dual_gap_`` and
+        ``problem_`` (when a CVXPY backend solved it).
+        """
         structure = {
             k: v
             for k, v in self.get_params(deep=False).items()
             if k not in self._dpp_params and k not in ("solver", "solver_options")
         }
         key = (_fingerprint(X, y), repr(sorted(structure.items())))
-        problem = self.__dict__.get("_problem")
-        if problem is None or self.__dict__.get("_problem_key") != key:
-            problem = self._build_problem(X, y)
-        for name, value in self._parameter_values(X, y).items():
-            problem.param_dict[name].value = value
-        # Cached before solving: after a SolverError, a retry with another backend on the
-        # same data reuses the compiled problem. Exposed as problem_ once solved.
-        self._problem, self._problem_key = problem, key
+        built = {}
+
+        def problem():
+            cached = self.__dict__.get("_problem")
+            if cached is None or self.__dict__.get("_problem_key") != key:
+                cached = self._build_problem(X, y)
+            for name, value in self._parameter_values(X, y).items():
+                cached.param_dict[name].value = value
+            # Cached before solving: after a SolverError, a retry with another backend
+            # on the same data reuses the compiled problem.
+            self._problem, self._problem_key = cached, key
+            built["problem"] = cached
+            return cached
+
+        extra = self._extra_backends(X, y)
+
+        def certify(backend):
+            if backend not in extra:  # a CVXPY backend: read its solution first
+                self._read_solution(built["problem"], X, y)
+            return self._certify(X, y)
+
         self.backend_, self.solve_attempts_ = solve_with_fallback(
-            problem, self.solver, self.solver_options, self._problem_class
+            problem,
+            self.solver,
+            self.solver_options,
+            self._problem_class,
+            certify=certify,
+            extra_backends=extra,
         )
-        self.problem_ = problem
-        return problem
+        self.certificate_ = self.solve_attempts_[-1]["certificate"]
+        self.dual_gap_ = self.certificate_.relative_gap
+        if self.backend_ in extra:
+            self.__dict__.pop("problem_", None)
+        else:
+            self.problem_ = built["problem"]
+
+    def _extra_backends(self, X, y):
+        """Backends besides CVXPY's (name -> callable setting the fitted attributes)."""
+        return {}
+
+    def _certify(self, X, y):
+        """The certificate of the fitted attributes; polished first if the backend's fails.
+
+        ``_certificate(X, y)`` certifies the fitted attributes; when it fails and the
+        estimator has ``_polish(X, y)`` (the exact solution on the pattern the backend
+        found, :mod:`solvers._polish`), the polished point is kept if its gap is
+        smaller, the backend's point otherwise.
+        """
+        certificate = self._certificate(X, y)
+        if certificate.holds or not hasattr(self, "_polish"):
+            return certificate
+        saved = {k: v for k, v in self.__dict__.items() if k.endswith("_") and k[0] != "_"}
+        self._polish(X, y)
+        polished = self._certificate(X, y)
+        if polished.relative_gap < certificate.relative_gap:
+            return polished
+        self.__dict__.update(saved)
+        return certificate
 
     def _linear_response(self, X):
         check_is_fitted(self)
@@ -171,11 +217,18 @@ class LinearRegressor(RegressorMixin, CvxpyEstimator):
 
 
 class WeightedL1Penalty:
-    """Hyperparameters of the penalty ``lam sum_j weights_j |w_j|`` (004 eq. 3-7).
+    """The penalty ``lam sum_j W_j |w_j|`` (004 eq. 3-7): hyperparameters, weights, lam_max.
 
     Mixed into the estimators whose formulation takes the penalty as the one DPP
     Parameter ``lam_w = lam * weights`` (a re-fit with a new lam or new weights
-    re-solves the compiled problem).
+    re-solves the compiled problem). Weights follow the package's convention: each
+    ``>= 0`` or ``+inf``; a feature of weight ``+inf`` is left out of the problem
+    (its coefficient is 0), one of weight 0 is unpenalised.
+
+    Subclasses set ``path`` (the exact path function of :mod:`solvers.path`) and
+    ``_CLOSED_FORM_ZERO`` (True when, with every weight positive, the solution for
+    ``lam >= lam_max`` is ``coef = 0`` and ``intercept = mean(y)``: the lasso and
+    SVM2), and implement ``_set_solution(X, y, coef, intercept)``.
     """
 
     _parameter_constraints = {
@@ -184,6 +237,7 @@ class WeightedL1Penalty:
         **BACKEND_CONSTRAINTS,
     }
     _dpp_params = ("lam", "weights")
+    _CLOSED_FORM_ZERO = False
 
     def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
         self.lam = lam
@@ -192,8 +246,68 @@ class WeightedL1Penalty:
         self.solver_options = solver_options
 
     def _penalty_weights(self, X, y):
-        return check_weights(self.weights, X.shape[1])
+        """The weights of every feature of X (each >= 0 or +inf)."""
+        return check_penalty_weights(self.weights, X.shape[1])
+
+    def _fit_penalised(self, X, y):
+        """Solve on the features of finite weight; the excluded ones get coefficient 0."""
+        weights = self._penalty_weights(X, y)
+        kept = np.flatnonzero(np.isfinite(weights))
+        self._kept_weights = weights[kept]
+        X_kept = X if kept.size == X.shape[1] else X[:, kept]
+        if not self._solve_zero(X_kept, y):
+            self._solve(X_kept, y)
+        coef = np.zeros(X.shape[1])
+        coef[kept] = self.coef_
+        self.coef_ = coef
 
     def _parameter_values(self, X, y):
-        return {"lam_w": self.lam * self._penalty_weights(X, y)}
+        return {"lam_w": self.lam * self._kept_weights}
 
+    def _solve_zero(self, X, y):
+        """Set the closed-form solution when lam >= lam_max (every coefficient 0).
+
+        Returns True when it applies (and its certificate holds). With every weight
+        positive, ``coef = 0`` and ``intercept = mean(y)`` is optimal exactly when
+        ``lam >= max_j |2 X_j'(y - mean(y))| / W_j`` (the lasso, 004 eq. 3, and
+        SVM2, eq. 7, whose squared hinge is ``(y_i - f_i)^2`` at that point).
+        """
+        weights = self._kept_weights
+        if not self._CLOSED_FORM_ZERO or np.any(weights == 0):
+            return False
+        intercept = float(y.mean())
+        correlations = 2.0 * np.abs(np.asarray(X.T @ (y - intercept)).ravel())
+        if np.any(correlations > self.lam * weights):
+            return False
+        self._set_solution(X, y, np.zeros(X.shape[1]), intercept)
+        certificate = self._certificate(X, y)
+        if not certificate.holds:
+            return False
+        self.backend_ = "closed_form"
+        self.solve_attempts_ = [
+            {"backend": "closed_form", "status": "optimal", "message": "lam >= lam_max",
+             "certificate": certificate}
+        ]
+        self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
+        self.__dict__.pop("problem_", None)
+        return True
+
+    def _extra_backends(self, X, y):
+        """``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam."""
+
+        def homotopy():
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", PathWarning)  # a path that stops has failed
+                path = self.path(X, y, self._kept_weights, lam_min=self.lam)
+            coef, intercept = path.at(self.lam)
+            self._set_solution(X, y, coef, intercept)
+
+        return {"HOMOTOPY": homotopy}
+
+
+def lam_max_of(path, X, y, weights=None):
+    """``lams[0]`` of ``path(X, y, weights)``: the smallest lam at which every
+    penalised coefficient is zero (the first breakpoint only is computed)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathWarning)
+        return float(path(X, y, weights, max_steps=1).lams[0])

@@ -65,6 +65,10 @@ _MARGIN_TOLERANCE = 1e-7
 # Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
 # in the KKT measure.
 _SUPPORT_RTOL = 1e-6
+# HiGHS tolerances for the small LP over the samples on the margin.
+_EXACT_LP = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+# Units in the last place a float64 solver's coefficient may be off by (ridge resolution).
+_ROUNDING_ULPS = 4
 # Alternating projections used to meet the constraints of unpenalised features.
 _PROJECTION_ROUNDS = 20
 
@@ -97,6 +101,10 @@ class Certificate:
         projection (relative); 0 when every weight is positive.
     tolerance : float
         The tolerance ``holds`` compares with.
+    resolution : float
+        The relative gap that rounding the candidate to float64 can cause by itself
+        (0 unless estimated, see :func:`ridge_certificate`): a gap below it is as
+        small as the answer's precision allows, and ``holds`` accepts it.
     """
 
     model: str
@@ -107,12 +115,15 @@ class Certificate:
     kkt: float
     dual_infeasibility: float = 0.0
     tolerance: float = GAP_TOLERANCE
+    resolution: float = 0.0
 
     @property
     def holds(self):
-        """True when the relative gap and the dual infeasibility are within ``tolerance``."""
+        """True when the relative gap is within ``max(tolerance, resolution)`` and the
+        dual infeasibility within ``tolerance``."""
         return bool(
-            self.relative_gap <= self.tolerance and self.dual_infeasibility <= self.tolerance
+            self.relative_gap <= max(self.tolerance, self.resolution)
+            and self.dual_infeasibility <= self.tolerance
         )
 
     def __str__(self):
@@ -124,10 +135,12 @@ class Certificate:
         )
         if self.dual_infeasibility:
             text += f", dual infeasibility {self.dual_infeasibility:.2e}"
+        if self.resolution > self.tolerance:
+            text += f", float64 resolution {self.resolution:.2e}"
         return text
 
 
-def _certificate(model, primal, dual, kkt, infeasibility, tolerance):
+def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=0.0):
     gap = primal - dual
     scale = max(abs(primal), abs(dual), np.finfo(float).tiny)
     relative = max(gap, 0.0) / scale if np.isfinite(gap) else np.inf
@@ -140,6 +153,7 @@ def _certificate(model, primal, dual, kkt, infeasibility, tolerance):
         kkt=float(kkt),
         dual_infeasibility=float(infeasibility),
         tolerance=float(tolerance),
+        resolution=float(resolution) / scale,
     )
 
 
@@ -368,10 +382,12 @@ def l1_svm_certificate(
     result = None
     for attempt in range(2):
         if attempt == 1:  # the given point does not certify: solve for the margin multipliers
-            candidates = [_l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights)]
+            a = _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights)
+            # None: that LP is infeasible, the candidate is not optimal; the indicator
+            # of the samples inside the margin still gives a (failing) certificate.
+            inside = (1.0 - y * _fitted(X, coef, intercept) > 0).astype(float)
+            candidates = [inside if a is None else a]
         for a in candidates:
-            if a is None:
-                continue
             feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, 1.0)
             kkt = _l1_kkt(
                 _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
@@ -402,16 +418,22 @@ def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights):
     rows = X[elbow]
     rows = rows.toarray() if sp.issparse(rows) else rows
     block = (y[elbow, None] * rows).T  # d x |E|: X_j'Y_E a_E
-    finite = np.isfinite(weights)
-    bound = lam * weights[finite]
+    # Rows divided by ||X_j||: HiGHS's feasibility tolerance is absolute, and the
+    # bounds lam W_j may span many decades.
+    norms = column_norms(X)
+    kept = np.isfinite(weights) & (norms > 0)
+    unit = 1.0 / norms[kept]
+    block, base = block[kept] * unit[:, None], base[kept] * unit
+    bound = lam * weights[kept] * unit
     result = linprog(
         -np.ones(elbow.size),
-        A_ub=np.vstack((block[finite], -block[finite])),
-        b_ub=np.concatenate((bound - base[finite], bound + base[finite])),
+        A_ub=np.vstack((block, -block)),
+        b_ub=np.concatenate((bound - base, bound + base)),
         A_eq=y[elbow][None, :],
         b_eq=[-(y @ a)],
         bounds=(0.0, 1.0),
         method="highs",
+        options=_EXACT_LP,
     )
     if result.status != 0:
         return None
@@ -515,9 +537,15 @@ def ridge_certificate(X, y, coef, lam, *, tolerance=GAP_TOLERANCE):
 
     RLSC (000 eq. (1)) is ridge regression on the labels with ``coef = X'x``. With the
     residual ``u = y - X b`` the gap has the closed form ``||X'u - lam b||^2 / lam``,
-    computed without cancellation. For ``lam = 0`` (least squares) there is no
-    bounded dual: ``dual`` and ``gap`` are NaN and ``relative_gap`` is the KKT
-    violation ``max_j |X_j'u| / (||X_j|| ||u||)``.
+    computed without cancellation. It is loose along columns of large norm: with a
+    column at 1e12 and lam = 1e-3, the exact answer rounded to float64 already has a
+    relative gap near 1 (the bound divides by lam where the curvature is 1e24). When
+    the float64 gap fails, the residual and gradient are recomputed in extended
+    precision (``numpy.longdouble``), and ``resolution`` is the gap that rounding each
+    coefficient by a few units in the last place causes, ``sum_j (4 eps ||X_j||^2
+    |b_j|)^2 / lam``: a gap below it is the best float64 can state. For
+    ``lam = 0`` (least squares) there is no bounded dual: ``dual`` and ``gap`` are NaN
+    and ``relative_gap`` is the KKT violation ``max_j |X_j'u| / (||X_j|| ||y||)``.
 
     Parameters
     ----------
@@ -534,15 +562,32 @@ def ridge_certificate(X, y, coef, lam, *, tolerance=GAP_TOLERANCE):
     X, y, coef, _ = _prepare(X, y, coef, 0.0, labels=False)
     if not lam >= 0:
         raise ValueError(f"lam must be >= 0; got lam={lam}.")
-    residual = y - _fitted(X, coef, 0.0)
-    primal = residual @ residual + lam * coef @ coef
-    gradient = _correlations(X, residual) - lam * coef
-    scale = column_norms(X) * np.linalg.norm(residual) + lam * np.abs(coef)
-    kkt = float(np.max(np.abs(gradient) / np.where(scale > 0, scale, 1.0), initial=0.0))
+    certificate = _ridge_gap(X, y, coef, lam, tolerance, np.float64)
+    if not certificate.holds and np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
+        certificate = _ridge_gap(X, y, coef, lam, tolerance, np.longdouble)
+    return certificate
+
+
+def _ridge_gap(X, y, coef, lam, tolerance, dtype):
+    """The ridge certificate with the residual and gradient computed in ``dtype``."""
+    if dtype is not np.float64:
+        X, y, coef = X.astype(dtype), y.astype(dtype), coef.astype(dtype)
+    residual = y - np.asarray(X @ coef).ravel()
+    primal = float(residual @ residual + lam * coef @ coef)
+    gradient = np.asarray(X.T @ residual).ravel() - lam * coef
+    norms = column_norms(X).astype(np.float64)
+    scale = norms * max(float(np.linalg.norm(residual)), float(np.linalg.norm(y)))
+    scale = scale + lam * np.abs(coef.astype(np.float64))
+    violation = np.abs(gradient.astype(np.float64)) / np.where(scale > 0, scale, 1.0)
+    kkt = float(violation.max(initial=0.0))
     if lam == 0:
-        return Certificate("ridge", float(primal), np.nan, np.nan, kkt, kkt, 0.0, tolerance)
-    gap = gradient @ gradient / lam
-    return _certificate("ridge", primal, primal - gap, kkt, 0.0, tolerance)
+        return Certificate("ridge", primal, np.nan, np.nan, kkt, kkt, 0.0, tolerance)
+    gap = float(gradient @ gradient / lam)
+    eps = np.finfo(np.float64).eps
+    rounding = _ROUNDING_ULPS * eps * norms**2 * np.abs(coef.astype(np.float64))
+    return _certificate(
+        "ridge", primal, primal - gap, kkt, 0.0, tolerance, rounding @ rounding / lam
+    )
 
 
 def _check_lam(lam):

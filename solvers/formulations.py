@@ -7,7 +7,7 @@ returns a problem whose hyperparameters are ``cvxpy.Parameter``s: change
 without recompiling (CVXPY's DPP). Variables and parameters carry the names used in
 the docstrings, so ``problem.var_dict["w"].value`` reads the solution.
 
-Conventions kept by every formulation (DESIGN.md, "Objectives"):
+Conventions kept by every formulation (docs/solvers.md, "Models"):
 
 - losses are summed over the samples, with no 1/n or 1/2 factor unless the paper
   writes one, and the problem's value is the objective the estimators report;
@@ -25,6 +25,8 @@ Conventions kept by every formulation (DESIGN.md, "Objectives"):
 import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
+
+from ._penalty import check_penalty_weights
 
 __all__ = [
     "svm_dual",
@@ -66,7 +68,13 @@ def _weighted_l1(lam, weights, n_features, *, name, linear_program):
     with d = 50000 (and 37 GiB with the split form); in a constraint the parameter
     sits in the sparse constraint tensor (10 ms).
     """
-    weights = np.ones(n_features) if weights is None else np.asarray(weights, dtype=float)
+    weights = check_penalty_weights(weights, n_features)
+    if np.any(np.isinf(weights)):
+        raise ValueError(
+            "weights of a formulation must be finite (0 leaves a feature unpenalised); a "
+            "feature of weight +inf is excluded: drop its column (the estimators do)."
+        )
+    lam = _scalar_param(lam, "lam").value
     lam_w = cp.Parameter(n_features, nonneg=True, name="lam_w", value=lam * weights)
     if linear_program:
         w_pos = cp.Variable(n_features, name=f"{name}_pos", nonneg=True)

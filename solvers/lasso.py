@@ -5,9 +5,12 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, WeightedL1Penalty
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, WeightedL1Penalty, lam_max_of
+from ._polish import refit_on_support
+from .certificates import lasso_certificate
 from .formulations import weighted_lasso
-from .ridge import ridge_closed_form
+from .path import lasso_path
+from .ridge import ridge_with_intercept
 
 __all__ = ["WeightedLasso", "AdaptiveLasso"]
 
@@ -43,16 +46,52 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     backend_ : str
     """
 
+    _CLOSED_FORM_ZERO = True
+    path = staticmethod(lasso_path)
+
+    @staticmethod
+    def lam_max(X, y, weights=None):
+        """The smallest lam at which every penalised coefficient is 0 (``lams[0]`` of the path).
+
+        With every weight positive it is ``max_j |2 X_j'(y - mean(y))| / W_j``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        weights : array-like of shape (n_features,), optional
+
+        Returns
+        -------
+        float
+        """
+        return lam_max_of(lasso_path, X, y, weights)
+
     def _build_problem(self, X, y):
         return weighted_lasso(X, y)
 
     def _fit_xy(self, X, y):
-        problem = self._solve(X, y)
-        self.coef_ = np.asarray(problem.var_dict["beta"].value, dtype=float)
-        self.intercept_ = float(problem.var_dict["beta0"].value)
+        self._fit_penalised(X, y)
+
+    def _read_solution(self, problem, X, y):
+        beta = problem.var_dict["beta"].value
+        self._set_solution(X, y, beta, problem.var_dict["beta0"].value)
+
+    def _set_solution(self, X, y, coef, intercept):
+        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
         residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
-        penalty = self._parameter_values(X, y)["lam_w"] @ np.abs(self.coef_)
+        penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
         self.objective_ = float(residual @ residual + penalty)
+
+    def _certificate(self, X, y):
+        return lasso_certificate(X, y, self.coef_, self.intercept_, self.lam, self._kept_weights)
+
+    def _polish(self, X, y):
+        refitted = refit_on_support(
+            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights
+        )
+        if refitted is not None:
+            self._set_solution(X, y, *refitted)
 
 
 class AdaptiveLasso(WeightedLasso):
@@ -102,21 +141,9 @@ class AdaptiveLasso(WeightedLasso):
         self.solver_options = solver_options
 
     def _penalty_weights(self, X, y):
-        return self.weights_[self._kept]
-
-    def _fit_xy(self, X, y):
-        beta = np.abs(_initial_fit(X, y, self.init_lam if self.init == "ridge" else 0.0))
+        lam = self.init_lam if self.init == "ridge" else 0.0
+        beta = np.abs(ridge_with_intercept(X, y, lam)[0])
         beta[beta <= _ZERO_RTOL * beta.max(initial=0.0)] = 0.0  # round-off, not a coefficient
         with np.errstate(divide="ignore"):
             self.weights_ = beta**-self.gamma
-        self._kept = np.flatnonzero(np.isfinite(self.weights_))
-        super()._fit_xy(X[:, self._kept], y)
-        coef = np.zeros(X.shape[1])
-        coef[self._kept] = self.coef_
-        self.coef_ = coef
-
-
-def _initial_fit(X, y, lam):
-    """Least squares (lam = 0, minimum norm) or ridge coefficients, intercept unpenalised."""
-    X = X.toarray() if hasattr(X, "toarray") else X
-    return ridge_closed_form(X - X.mean(axis=0), y - y.mean(), lam)[1]
+        return self.weights_

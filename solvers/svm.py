@@ -9,8 +9,22 @@ otherwise) and ``support_``, the indices with ``alpha_ > 0``: the support vector
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, BinaryLinearClassifier, WeightedL1Penalty
+from ._base import (
+    BACKEND_CONSTRAINTS,
+    POSITIVE,
+    BinaryLinearClassifier,
+    WeightedL1Penalty,
+    lam_max_of,
+)
+from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
+from .certificates import (
+    _l1_svm_margin_multipliers,
+    l1_svm_certificate,
+    svm2_certificate,
+    svm_certificate,
+)
 from .formulations import l1_svm, svm2, svm_dual, svm_primal
+from .path import l1_svm_path, svm2_path
 
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
 
@@ -81,8 +95,17 @@ class SVMDual(BinaryLinearClassifier):
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        _read_dual(self, self._solve(X, y), X, y, upper=self.C)
+        self._solve(X, y)
+
+    def _read_solution(self, problem, X, y):
+        _read_dual(self, problem, X, y, upper=self.C)
         self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
+
+    def _certificate(self, X, y):
+        return svm_certificate(X, y, self.coef_, self.intercept_, self.C, alpha=self.alpha_)
+
+    def _polish(self, X, y):
+        _polish_l2(self, X, y, self.C, squared=False)
 
 
 def _read_dual(est, problem, X, y, upper):
@@ -147,7 +170,9 @@ class L2SVM(BinaryLinearClassifier):
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        problem = self._solve(X, y)
+        self._solve(X, y)
+
+    def _read_solution(self, problem, X, y):
         squared = self.loss == "squared_hinge"
         if _use_dual(X):
             _read_dual(self, problem, X, y, upper=np.inf if squared else self.C)
@@ -161,6 +186,28 @@ class L2SVM(BinaryLinearClassifier):
         losses = _hinge(X, y, self.coef_, self.intercept_)
         total = losses @ losses if squared else losses.sum()
         self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self.C * total)
+
+    def _certificate(self, X, y):
+        return svm_certificate(
+            X, y, self.coef_, self.intercept_, self.C, loss=self.loss, alpha=self.alpha_
+        )
+
+    def _polish(self, X, y):
+        _polish_l2(self, X, y, self.C, squared=self.loss == "squared_hinge")
+
+
+def _polish_l2(est, X, y, C, *, squared):
+    """The exact KKT solution on the backend's support-vector pattern, else a better intercept."""
+    refitted = refit_svm_dual(X, y, est.alpha_, C, squared=squared)
+    if refitted is None:
+        est.intercept_ = hinge_intercept(np.asarray(X @ est.coef_).ravel(), y, squared=squared)
+        return
+    est.alpha_, est.coef_, est.intercept_ = refitted
+    est.support_ = _support(est.alpha_)
+    est.margin_ = _margin(est.coef_)
+    slack = np.maximum(0.0, 1.0 - y * (np.asarray(X @ est.coef_).ravel() + est.intercept_))
+    total = slack @ slack if squared else slack.sum()
+    est.objective_ = float(0.5 * est.coef_ @ est.coef_ + C * total)
 
 
 def _use_dual(X):
@@ -187,9 +234,15 @@ class _WeightedL1SVM(WeightedL1Penalty, BinaryLinearClassifier):
     """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
 
     def _fit_pm(self, X, y):
-        _read_primal(self, self._solve(X, y))
+        self._fit_penalised(X, y)
+
+    def _read_solution(self, problem, X, y):
+        _read_primal(self, problem)
+        self._set_objective(X, y)
+
+    def _set_objective(self, X, y):
         losses = _hinge(X, y, self.coef_, self.intercept_)
-        penalty = self._parameter_values(X, y)["lam_w"] @ np.abs(self.coef_)
+        penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
         self.objective_ = float((losses**2 if self._squared else losses).sum() + penalty)
 
 
@@ -221,9 +274,47 @@ class L1SVM(_WeightedL1SVM):
 
     _problem_class = "LP"
     _squared = False
+    path = staticmethod(l1_svm_path)
+
+    @staticmethod
+    def lam_max(X, y, weights=None):
+        """The smallest lam at which every penalised coefficient is 0 (``lams[0]`` of the path).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        weights : array-like of shape (n_features,), optional
+
+        Returns
+        -------
+        float
+        """
+        return lam_max_of(l1_svm_path, X, y, weights)
 
     def _build_problem(self, X, y):
         return l1_svm(X, y)
+
+    def _set_solution(self, X, y, coef, intercept):
+        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
+        alpha = _l1_svm_margin_multipliers(
+            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights
+        )
+        if alpha is None:  # not optimal: the certificate will say so
+            alpha = (_hinge(X, y, self.coef_, self.intercept_) > 0).astype(float)
+        self.alpha_ = alpha
+        self.support_ = _support(self.alpha_)
+        self._set_objective(X, y)
+
+    def _certificate(self, X, y):
+        return l1_svm_certificate(
+            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, alpha=self.alpha_
+        )
+
+    def _polish(self, X, y):
+        offsets = np.asarray(X @ self.coef_).ravel()
+        self._set_solution(X, y, self.coef_, hinge_intercept(offsets, y, squared=False))
 
 
 class SVM2(_WeightedL1SVM):
@@ -251,6 +342,44 @@ class SVM2(_WeightedL1SVM):
     """
 
     _squared = True
+    _CLOSED_FORM_ZERO = True
+    path = staticmethod(svm2_path)
+
+    @staticmethod
+    def lam_max(X, y, weights=None):
+        """The smallest lam at which every penalised coefficient is 0 (``lams[0]`` of the path).
+
+        With every weight positive it is ``max_j |2 X_j'(y - mean(y))| / W_j`` (labels
+        mapped to -1/+1).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        weights : array-like of shape (n_features,), optional
+
+        Returns
+        -------
+        float
+        """
+        return lam_max_of(svm2_path, X, y, weights)
 
     def _build_problem(self, X, y):
         return svm2(X, y)
+
+    def _set_solution(self, X, y, coef, intercept):
+        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
+        self.alpha_ = 2.0 * _hinge(X, y, self.coef_, self.intercept_)  # a = 2 [1 - y f]_+
+        self.support_ = _support(self.alpha_)
+        self._set_objective(X, y)
+
+    def _certificate(self, X, y):
+        return svm2_certificate(X, y, self.coef_, self.intercept_, self.lam, self._kept_weights)
+
+    def _polish(self, X, y):
+        refitted = refit_on_support(
+            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, rows="margin"
+        )
+        if refitted is not None:
+            self._set_solution(X, y, *refitted)

@@ -36,7 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lu_factor, lu_solve
 
-from ..certificates import GAP_TOLERANCE
+from ..certificates import GAP_TOLERANCE, l1_svm_certificate
 from ..exceptions import SolverError
 from ._inputs import check_path_inputs
 from ._step_lp import INF, KeyedLP, build_lp, sparse_columns
@@ -203,7 +203,9 @@ class _HingeHomotopy:
 
     def run(self):
         problem = self.problem
-        recorder = PathRecorder(problem, interpolation="constant", lam_tolerance=0.0)
+        recorder = PathRecorder(
+            problem, interpolation="constant", lam_tolerance=_EVENT_TOLERANCE
+        )
         if not self._start():
             raise SolverError(
                 "l1_svm_path: HiGHS could not solve the LP at lam_max (min hinge loss over "
@@ -532,9 +534,9 @@ class _HingeHomotopy:
 
         ``a = 1`` on L, the multipliers clipped to [0, 1] on E, 0 on R;
         ``correlations`` is ``X'Ya`` before clipping. The infeasibility is measured
-        as in `solvers.certificates`: ``|X_j'Ya| - lam`` for penalised features and
-        ``|X_j'Ya|`` for unpenalised ones, over ``||X_j|| ||a||``; ``|y'a|`` over
-        ``sqrt(n) ||a||``.
+        as in `solvers.certificates`: ``|X_j'Ya|`` for unpenalised features over
+        ``||X_j|| ||a||``, and ``|y'a|`` over ``sqrt(n) ||a||`` (the constraints of the
+        penalised features are met by scaling a, in `_certified`).
         """
         y = self.problem.y
         a = np.where(self.side == _LEFT, 1.0, 0.0)
@@ -542,29 +544,50 @@ class _HingeHomotopy:
         clipped = a[elbow] - multipliers
         if np.any(clipped):
             correlations = correlations + (y[elbow] * clipped) @ rows
-        violation = np.abs(correlations)
-        violation[self.candidates] -= lam
-        excess = np.maximum(violation, 0.0) / np.where(self.norms > 0, self.norms, 1.0)
-        excess[self.problem.weights == np.inf] = 0.0
+        unpenalized = np.asarray(self.unpenalized, dtype=np.intp)
+        excess = np.abs(correlations[unpenalized]) / self.norms[unpenalized]
         size = max(np.linalg.norm(a), np.finfo(float).tiny)
         infeasibility = max(excess.max(initial=0.0), abs(y @ a) / np.sqrt(y.shape[0])) / size
         return a, infeasibility
 
     def _certified(self, direction, lam):
-        """Whether the current point is optimal at lam, certified by the segment's dual point.
+        """Whether the current point is optimal at lam, certified by a dual point.
 
-        The duality gap ``primal - 1'a`` (004 eq. 6 and its dual) relative to
-        ``max(|primal|, |1'a|, 1)`` and the dual infeasibility must both be within
-        `GAP_TOLERANCE`, the tolerance of `solvers.certificates`. Both objectives
-        are sums of hinge losses, which do not depend on the scale of X: the floor
-        of 1 (one sample at margin 0) keeps the rounding of a zero loss at the end
-        of a separable path from counting as a gap.
+        First the segment's own dual point, scaled into ``|X_j'Ya| <= lam`` (which
+        keeps ``y'a = 0`` and the box): the duality gap ``primal - 1'a`` (004 eq. 6
+        and its dual) relative to ``max(|primal|, |1'a|, 1)`` and the infeasibility left
+        for unpenalised features must be within `GAP_TOLERANCE`, the tolerance of
+        `solvers.certificates`. Both objectives are sums of hinge losses, which do not
+        depend on the scale of X: the floor of 1 (one sample at margin 0) keeps the
+        rounding of a zero loss at the end of a separable path from counting as a gap.
+        When that point falls short (its multipliers on the elbow come from a nearly
+        singular system; at lam = 0 no scaling can meet ``X'Ya = 0``),
+        `solvers.certificates.l1_svm_certificate` decides, with the best multipliers
+        for the samples on the margin (a small LP); at lam = 0 it certifies the
+        minimum of the hinge loss, every feature unpenalised.
         """
         margins, _ = self._margins()
         primal = np.maximum(0.0, 1.0 - margins).sum() + lam * np.abs(self.w[self.active]).sum()
-        dual = direction.dual.sum()
-        gap = max(primal - dual, 0.0) / max(abs(primal), abs(dual), 1.0)
-        return gap <= GAP_TOLERANCE and direction.infeasibility <= GAP_TOLERANCE
+        dual = direction.dual
+        correlations = np.abs(self.data.correlations(self.problem.y * dual))[self.candidates]
+        over = correlations > lam
+        scale = float(np.min(lam / correlations[over])) if np.any(over) else 1.0
+        value = scale * dual.sum()
+        gap = max(primal - value, 0.0) / max(abs(primal), abs(value), 1.0)
+        if gap <= GAP_TOLERANCE and direction.infeasibility <= GAP_TOLERANCE:
+            return True
+        # At lam = 0 (the end: min hinge loss) every feature is unpenalised.
+        penalised = (self.problem.weights != 0) & (lam > 0)
+        certificate = l1_svm_certificate(
+            self.data.columns,
+            self.problem.y,
+            self.w,
+            self.intercept,
+            lam if lam > 0 else 1.0,
+            np.where(penalised, 1.0, 0.0),
+            tolerance=GAP_TOLERANCE,
+        )
+        return certificate.holds
 
     # -- moving -----------------------------------------------------------------
 

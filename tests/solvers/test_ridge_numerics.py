@@ -62,7 +62,8 @@ def test_ridge_objective_matches_the_qr_reference_at_any_column_scale(fmt, shape
         assert reference_gap > CERTIFIABLE * GAP_TOLERANCE and 'solver="svd"' in str(error)
         objective = error.attempts[-1]["certificate"].primal  # accurate all the same
     else:
-        assert est.certificate_.holds and est.dual_gap_ <= GAP_TOLERANCE
+        # Within the tolerance, or within what float64 coefficients can state.
+        assert est.certificate_.holds
         objective = _objective(X, y, est.coef_, lam)
         np.testing.assert_allclose(est.objective_, objective, rtol=1e-12)
     np.testing.assert_allclose(objective, optimum, rtol=OBJECTIVE_RTOL)
@@ -115,11 +116,6 @@ def test_rlsc_lam_zero_is_minimum_norm_least_squares(fmt):
     )  # 000 eq. (2) with lam = 0: x = K^+ y
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=SolverError,
-    reason="ridge_certificate at lam = 0 divides X'u by ||u||: rounding noise when Xb = y",
-)
 def test_rlsc_lam_zero_interpolates_when_d_exceeds_n():
     X, y = _data(SHAPES["d>n"], 1.0, seed=3)
     labels = np.where(y > 0, 1.0, -1.0)
