@@ -73,7 +73,7 @@ def main(argv=None):
 def run(args):
     if args.quick:
         bench_bss(2000, 20, 80, 1)
-        bench_bss(200, 10, 40, 1)
+        bench_bss(200, 10, 40, 1, target=SMALL_ELL_TARGET)
     else:
         bench_bss(20000, 100, 400, args.repeats)
         bench_bss(1000, 10, 40, args.repeats, target=SMALL_ELL_TARGET)

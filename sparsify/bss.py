@@ -5,6 +5,7 @@ by Paul & Drineas (000 sec. 4, Algorithm 1, Lemma 1) and Paul, Magdon-Ismail &
 Drineas (001 sec. 3).
 """
 
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
@@ -59,9 +60,23 @@ def bss_bounds(ell, r):
 
 
 @cache
-def _blas_controller():
-    """One threadpoolctl controller per process (building one takes about 0.4 ms)."""
-    return ThreadpoolController()
+def _blas_libraries():
+    """threadpoolctl's controllers of the loaded BLAS libraries (found once: about 0.4 ms)."""
+    return [lib for lib in ThreadpoolController().lib_controllers if lib.user_api == "blas"]
+
+
+@contextmanager
+def _one_blas_thread():
+    """Run BLAS on one thread inside the block (threadpoolctl's limit, without its overhead)."""
+    libraries = _blas_libraries()
+    threads = [lib.num_threads for lib in libraries]
+    for lib in libraries:
+        lib.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for lib, n in zip(libraries, threads, strict=True):
+            lib.set_num_threads(n)
 
 
 def _barrier_offsets(r, ell, gamma):
@@ -135,11 +150,12 @@ class _Rows:
         # first. A row of entries below the smallest normal float has all its
         # squares 0 (so norm 0) and stays a zero row.
         small = np.flatnonzero(norms < _UNDERFLOW_NORM)
-        biggest = np.abs(V[small]).max(axis=1, initial=0.0)
-        normal = biggest >= _SMALLEST_ROW_ENTRY
-        small, biggest = small[normal], biggest[normal]
-        scaled = V[small] / biggest[:, None]
-        norms[small] = biggest * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
+        if small.size:
+            biggest = np.abs(V[small]).max(axis=1)
+            small, biggest = small[biggest > 0], biggest[biggest > 0]
+            scaled = V[small] / biggest[:, None]
+            norms[small] = biggest * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
+            norms[small[biggest < _SMALLEST_ROW_ENTRY]] = 0.0
         # Zero rows sort last and are dropped. The order within ties does not
         # matter: `pick` resolves ties by index.
         order = np.argsort(-norms)
@@ -155,18 +171,18 @@ class _Rows:
         self.first_fresh = 0
         self._block = np.empty((min(self.size, _BLOCK_ROWS), V.shape[1]))
 
-    def scores(self, U, Q, H):
-        """``(z**2) @ H'`` with ``z = Q'u`` for the rows u of U (at most _BLOCK_ROWS).
+    def scores(self, U, Q, HT):
+        """``(z**2) @ HT`` with ``z = Q'u`` for the rows u of U (at most _BLOCK_ROWS).
 
-        With H the stacked ``[w_L; w_U]`` pairs of `_barrier_weights`, the
-        columns are the barrier scores ``L(u), U(u)`` of each pair.
+        With HT the transposed weights of `_barrier_weights`, the columns are
+        the barrier scores ``L(u), U(u)`` of each pair.
         """
         W = np.matmul(U, Q, out=self._block[: U.shape[0]])
         np.square(W, out=W)
-        return W @ H.T
+        return W @ HT
 
-    def pick(self, Q, H, pair):
-        """sec. 6.1's choice for the scores of pair ``pair`` of H: (sorted position, its scores).
+    def pick(self, Q, HT, pair):
+        """sec. 6.1's choice for the scores of pair ``pair`` of HT: (sorted position, its scores).
 
         The choice: an admissible row (``U(u) <= L(u)``) not picked before, of
         largest norm; rows whose squared norms agree within _TIE_RTOL count as
@@ -182,7 +198,7 @@ class _Rows:
             rows = _FIRST_BLOCK_ROWS
             while lo < self.size:
                 hi = min(lo + rows, self.size)
-                scores = self.scores(self.U[lo:hi], Q, H)
+                scores = self.scores(self.U[lo:hi], Q, HT)
                 pool = scores[:, up] <= scores[:, low]
                 if fresh_only:
                     pool &= self.fresh[lo:hi]
@@ -190,11 +206,11 @@ class _Rows:
                 if pool[j]:
                     if lo + j + 1 == self.size or not self.tied_next[lo + j]:
                         return lo + j, scores[j]
-                    return self._lowest_index_tie(Q, H, pair, lo + j, scores[j], fresh_only)
+                    return self._lowest_index_tie(Q, HT, pair, lo + j, scores[j], fresh_only)
                 lo, rows = hi, min(2 * rows, _BLOCK_ROWS)
         return -1, None
 
-    def _lowest_index_tie(self, Q, H, pair, p, p_scores, fresh_only):
+    def _lowest_index_tie(self, Q, HT, pair, p, p_scores, fresh_only):
         """Among the pool rows tied with sorted row p, the one of lowest original index.
 
         Only tied rows after p (rows before p are not in the pool) with a lower
@@ -208,7 +224,7 @@ class _Rows:
         best, best_scores = p, p_scores
         for start in range(0, contenders.size, _BLOCK_ROWS):
             block = contenders[start : start + _BLOCK_ROWS]
-            scores = self.scores(self.U[block], Q, H)
+            scores = self.scores(self.U[block], Q, HT)
             admissible = np.flatnonzero(scores[:, 2 * pair + 1] <= scores[:, 2 * pair])
             if admissible.size:
                 j = admissible[np.argmin(self.index[block[admissible]])]
@@ -216,11 +232,11 @@ class _Rows:
                     best, best_scores = block[j], scores[j]
         return int(best), best_scores
 
-    def closest(self, Q, H):
-        """The row of largest ``L(u) - U(u)`` for the first pair of H (all rows scored)."""
+    def closest(self, Q, HT):
+        """The row of largest ``L(u) - U(u)`` for the first pair of HT (all rows scored)."""
         best, best_scores = -1, None
         for lo in range(0, self.size, _BLOCK_ROWS):
-            scores = self.scores(self.U[lo : lo + _BLOCK_ROWS], Q, H)
+            scores = self.scores(self.U[lo : lo + _BLOCK_ROWS], Q, HT)
             j = int(np.argmax(scores[:, 0] - scores[:, 1]))
             if best < 0 or scores[j, 0] - scores[j, 1] > best_scores[0] - best_scores[1]:
                 best, best_scores = lo + j, scores[j]
@@ -261,7 +277,7 @@ def bss(V, r, *, gamma=0.01):
       otherwise the unregularised step is taken. A itself is never shifted, so
       the bound is never traded for conditioning.
     * Tiny rows: ``L(v)``, ``U(v)`` and ``1/t`` are homogeneous of degree 2 in
-      v, so every row is scored as ``2^-e v`` with its largest entry in
+      v, so every row is scored as ``2^-e v`` with its norm in
       [0.5, 1) (an exact scaling) and its t scaled back by ``4^-e``. A row of
       norm 1e-160, whose squares underflow, is scored as accurately as any
       other. A row with no entry of at least the smallest normal float (about
@@ -269,7 +285,7 @@ def bss(V, r, *, gamma=0.01):
       less than 1e-600 to V'V.
 
     Cost per iteration: one ell x ell eigendecomposition, and the barrier
-    scores of the rows in decreasing order of norm, in blocks of 64, 128, ...
+    scores of the rows in decreasing order of norm, in blocks of 32, 64, ...
     up to 1024 rows (each one (rows x ell)(ell x ell) product, squared and
     multiplied by the ell spectral weights), until the first admissible row
     not picked before: often in the first block, all d rows at worst. Memory
@@ -311,11 +327,15 @@ def bss(V, r, *, gamma=0.01):
     weights = np.empty(r)
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
 
-    with _blas_controller().limit(limits=1, user_api="blas"):
+    # (L', U) of both quadruples of every iteration, as Python floats.
+    bounds = offsets[:, :, ::2].tolist()
+
+    with _one_blas_thread():
         for tau in range(r):
             lam, Q = _eigh(A)
-            barriers = offsets[tau]
-            if lam[0] <= barriers[0, 0] or lam[-1] >= barriers[0, 2]:
+            lam_min, lam_max = float(lam[0]), float(lam[-1])
+            (exact_low, exact_up), (reg_low, reg_up) = bounds[tau]
+            if lam_min <= exact_low or lam_max >= exact_up:
                 raise RuntimeError(
                     f"BSS lost its barrier invariant at iteration {tau} (round-off); "
                     "this should not happen for orthonormal V; please report it."
@@ -324,24 +344,24 @@ def bss(V, r, *, gamma=0.01):
             # too. The regularised step needs its barriers to enclose lam + gamma.
             regularise = (
                 gamma > 0
-                and (lam[-1] == 0 or lam[0] * _ILL_CONDITIONED < lam[-1])
-                and barriers[1, 0] < lam[0]
-                and lam[-1] < barriers[1, 2]
+                and (lam_max == 0 or lam_min * _ILL_CONDITIONED < lam_max)
+                and reg_low < lam_min
+                and lam_max < reg_up
             )
-            H = _barrier_weights(lam, barriers if regularise else barriers[:1])
+            HT = _barrier_weights(lam, offsets[tau] if regularise else offsets[tau, :1]).T
             p = -1
             if regularise:
-                p, scores = rows.pick(Q, H, pair=1)
+                p, scores = rows.pick(Q, HT, pair=1)
                 if p >= 0:
                     inv_t = 0.5 * (scores[2] + scores[3])
                     if not (scores[1] <= inv_t <= scores[0]):
                         p = -1
             if p < 0:
-                p, scores = rows.pick(Q, H, pair=0)
+                p, scores = rows.pick(Q, HT, pair=0)
                 if p < 0:
                     # Lemma 3.3-3.4 of BSS guarantee an admissible row; only round-off
                     # can empty the set, and the closest row is then the right one.
-                    p, scores = rows.closest(Q, H)
+                    p, scores = rows.closest(Q, HT)
                 inv_t = 0.5 * (scores[0] + scores[1])
             t = 1.0 / inv_t
             dsyr(t, rows.U[p], a=A, overwrite_a=True)

@@ -238,7 +238,8 @@ def weight_scores(X):
             "at least one nonzero entry."
         )
     if sp.issparse(X):
-        Xs = X.multiply(1.0 / scale)
+        Xs = X.copy()
+        Xs.data /= scale  # not X * (1 / scale): 1 / scale overflows for a subnormal scale
         col_sq = np.asarray(Xs.multiply(Xs).sum(axis=0), dtype=np.float64).reshape(-1)
     else:
         Xs = X / scale

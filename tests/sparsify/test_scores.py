@@ -294,6 +294,14 @@ def test_weight_scores_matches_loop(fmt):
     assert p[3] == 0.0
 
 
+@pytest.mark.parametrize("fmt", ["dense", "csr", "csc"])
+def test_weight_scores_subnormal_entries(fmt):
+    # The largest entry is subnormal: 1 / max|X| overflows, X / max|X| does not.
+    # Column shares of ||X||_F^2: 2.2^2 / (2.2^2 + 4.4^2) = 0.2, and 0.8.
+    X = np.array([[2.2e-313, 0.0], [0.0, 4.4e-313]])
+    np.testing.assert_allclose(weight_scores(FORMATS[fmt](X)), [0.2, 0.8], rtol=1e-2)
+
+
 def test_weight_scores_dense_sparse_agree_and_no_overflow():
     rng = np.random.default_rng(13)
     X = sparse_int_matrix(rng, 20, 10) * 1e200  # squares overflow without rescaling
