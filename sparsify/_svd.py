@@ -3,7 +3,7 @@
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
-from scipy.sparse.linalg import svds
+from scipy.sparse.linalg import ArpackNoConvergence, svds
 
 __all__ = ["right_singular_vectors"]
 
@@ -37,7 +37,8 @@ def _truncated_svd(X, k):
     _SUBSPACE_TOL, which puts every leverage score within about 2e-9 of the
     exact one. It is not (None) when s_k is at the rounding level (k may exceed
     the rank) or s_k = s_{k+1}: the top-k subspace is then not unique, or not
-    resolved, and the caller falls back to the full decomposition.
+    resolved, and the caller falls back to the full decomposition; nor when
+    ARPACK does not converge.
 
     ARPACK may in principle converge to triplets that are not the top k; the
     residuals cannot tell. Its Lanczos iteration finds the extreme part of the
@@ -45,7 +46,10 @@ def _truncated_svd(X, k):
     """
     n, d = X.shape
     v0 = np.random.default_rng(_ARPACK_SEED).standard_normal(min(n, d))
-    U, s, Vt = svds(X, k=k + 1, v0=v0)
+    try:
+        U, s, Vt = svds(X, k=k + 1, v0=v0)
+    except ArpackNoConvergence:
+        return None
     order = np.argsort(-s, kind="stable")  # svds returns ascending values
     U, s, V = U[:, order], s[order], np.ascontiguousarray(Vt[order].T)
     rho = np.sqrt(

@@ -5,6 +5,7 @@ import sys
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.sparse.linalg import ArpackNoConvergence
 
 from sparsify import BSSSelector, LeverageSelector, leverage_sample, leverage_scores
 from sparsify.sampling import sample_features
@@ -200,6 +201,18 @@ def test_uncertified_truncated_svd_falls_back(monkeypatch, truncated_calls):
 
     monkeypatch.setattr(svd_module, "svds", sloppy_svds)
     X = sp.random(60, 400, density=0.1, random_state=5, format="csr")
+    np.testing.assert_allclose(leverage_scores(X, 3), svd_leverage(X.toarray(), 3), atol=1e-12)
+    assert truncated_calls == [False]
+
+
+def test_arpack_failure_falls_back(monkeypatch, truncated_calls):
+    svd_module = sys.modules["sparsify._svd"]
+
+    def failing_svds(X, k, v0):
+        raise ArpackNoConvergence("no convergence", np.empty(0), np.empty((0, 0)))
+
+    monkeypatch.setattr(svd_module, "svds", failing_svds)
+    X = sp.random(60, 400, density=0.1, random_state=8, format="csr")
     np.testing.assert_allclose(leverage_scores(X, 3), svd_leverage(X.toarray(), 3), atol=1e-12)
     assert truncated_calls == [False]
 
