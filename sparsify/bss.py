@@ -97,11 +97,6 @@ def _barrier_offsets(r, ell, gamma):
     return np.stack([exact, exact - gamma], axis=1)
 
 
-# (Phi(L', A) - Phi(L, A), Phi^(U, A) - Phi^(U', A)) from the row sums
-# (-Phi(L', A), -Phi(L, A), Phi^(U, A), Phi^(U', A)) of `_barrier_weights`.
-_POTENTIAL_STEPS = np.array([[-1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
-
-
 def _barrier_weights(lam, offsets):
     """Spectral weights of the two barrier scores of Algorithm 1 (000 sec. 4).
 
@@ -114,12 +109,18 @@ def _barrier_weights(lam, offsets):
     ``(L', L, U, U')`` (a k x 4 array) that enclose the spectrum lam, this
     returns the 2k x ell matrix of rows ``w_L, w_U`` of each.
     """
-    # Rows of each quadruple: -1/(lam - L'), -1/(lam - L), 1/(U - lam), 1/(U' - lam).
-    inverse = np.subtract.outer(offsets, lam)
+    # Rows of each quadruple: -1/(lam - L'), -1/(lam - L), 1/(U - lam), 1/(U' - lam),
+    # whose sums are -Phi(L', A), -Phi(L, A), Phi^(U, A) and Phi^(U', A).
+    inverse = offsets[..., None] - lam
     np.reciprocal(inverse, out=inverse)
-    steps = (inverse.sum(axis=2) @ _POTENTIAL_STEPS)[:, :, None]
+    sums = inverse.sum(axis=2, keepdims=True)
+    # Phi(L', A) - Phi(L, A) and Phi^(U, A) - Phi^(U', A).
+    steps = sums[:, 1:3] - sums[:, ::3]
     outer = inverse[:, ::3]  # -1/(lam - L') and 1/(U' - lam)
-    return (outer * (outer / steps + 1.0)).reshape(-1, lam.size)
+    weights = outer / steps
+    weights += 1.0
+    weights *= outer
+    return weights.reshape(-1, lam.size)
 
 
 def _eigh(A):
