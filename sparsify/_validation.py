@@ -38,7 +38,7 @@ def check_X(X, *, name="X", min_samples=1, min_features=1):
         and X.ndim == 2
         and X.shape[0] >= min_samples
         and X.shape[1] >= min_features
-        and np.isfinite(X.sum())  # NaN and inf propagate; an overflow takes the full check
+        and _finite_sum(X)
     ):
         return X  # already valid: what check_array would return, without its overhead
     if not sp.issparse(X):
@@ -82,6 +82,13 @@ def canonical(X):
         X = X.copy()
         X.sum_duplicates()
     return X
+
+
+def _finite_sum(X):
+    """Whether X sums to a finite number: then every entry is finite (NaN and inf
+    propagate); False also when finite entries overflow the sum (the full check decides)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(X.sum()))
 
 
 @contextmanager

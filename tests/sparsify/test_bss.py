@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from scipy.linalg import solve_triangular
 
 from sparsify import Selection, bss, bss_bounds, spectral_distortion
+from sparsify._validation import check_X
 
 
 def orthonormal(d, ell, seed, row_scales=None):
@@ -231,6 +232,16 @@ def test_input_not_modified():
 def test_bad_input(V, r, exc, match):
     with pytest.raises(exc, match=match):
         bss(V, r)
+
+
+@pytest.mark.filterwarnings("error")
+def test_input_check_warns_on_nothing():
+    # The fast path of the input check sums X; an overflowing sum of finite
+    # entries, or inf - inf, must not leak a RuntimeWarning.
+    big = np.full((3, 3), 1e308)
+    assert check_X(big) is big
+    with pytest.raises(ValueError, match="V"):
+        bss(np.array([[np.inf, 0.0], [-np.inf, 1.0], [0.0, 0.0]]), 3)
 
 
 def test_negative_gamma_rejected():
