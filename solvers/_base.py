@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._backends import solve_with_fallback
 from ._penalty import check_penalty_weights
-from .exceptions import PathWarning
+from .exceptions import PathWarning, SolverError
 
 #: Parameter constraints shared by every estimator: a backend name or a list, and options.
 BACKEND_CONSTRAINTS = {"solver": [None, str, list, tuple], "solver_options": [None, dict]}
@@ -115,6 +115,16 @@ class CvxpyEstimator(BaseEstimator):
     def _extra_backends(self, X, y):
         """Backends besides CVXPY's (name -> callable setting the fitted attributes)."""
         return {}
+
+    def _finish_working_set(self, certificate, size):
+        """Record the full problem's certificate; SolverError if it does not hold."""
+        self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
+        if not certificate.holds:
+            raise SolverError(
+                f"the working-set solve ({size}) ended without a certified optimum of the "
+                f"full problem: {certificate}. Try solver='homotopy' or a larger lam.",
+                self.solve_attempts_,
+            )
 
     def _certify(self, X, y):
         """The certificate of the fitted attributes; polished first if the backend's fails.
@@ -250,16 +260,77 @@ class WeightedL1Penalty:
         return check_penalty_weights(self.weights, X.shape[1])
 
     def _fit_penalised(self, X, y):
-        """Solve on the features of finite weight; the excluded ones get coefficient 0."""
+        """Solve on the features of finite weight; the excluded ones get coefficient 0.
+
+        Above lam_max the closed form; with many more features than samples a working
+        set of features (:meth:`_solve_on_feature_working_set`); otherwise
+        :meth:`_solve_all` (which a subclass may reduce, e.g. the lasso through the
+        d x d Gram matrix when n > d).
+        """
         weights = self._penalty_weights(X, y)
         kept = np.flatnonzero(np.isfinite(weights))
         self._kept_weights = weights[kept]
         X_kept = X if kept.size == X.shape[1] else X[:, kept]
         if not self._solve_zero(X_kept, y):
-            self._solve(X_kept, y)
+            if _many_features(X_kept):
+                self._solve_on_feature_working_set(X_kept, y)
+            else:
+                self._solve_all(X_kept, y)
         coef = np.zeros(X.shape[1])
         coef[kept] = self.coef_
         self.coef_ = coef
+
+    def _solve_all(self, X, y):
+        self._solve(X, y)
+
+    def _solve_on_feature_working_set(self, X, y):
+        """The formulation on a growing set of features until the full certificate holds.
+
+        The outer loop of skglm, celer and Blitz: start from the features most
+        correlated with the residual at the zero solution (and every unpenalised one,
+        and the last fit's set on the same data); solve the formulation on them
+        (certified on that restricted problem); extend the solution by zeros and
+        certify it on all the features; while it fails, add the features whose dual
+        constraint ``|X_j'v| <= lam W_j`` is most violated, as many as the set holds.
+        """
+        weights = self._kept_weights
+        n, d = X.shape
+        key = _fingerprint(X, y)
+        start = self.__dict__.get("_feature_working_set")
+        if start is None or start[0] != key:
+            scores = np.abs(np.asarray(X.T @ (y - y.mean())).ravel())
+            with np.errstate(divide="ignore"):
+                scores = np.where(weights > 0, scores / weights, np.inf)
+            size = min(d, max(_WS_MIN_FEATURES // 5, n // 2))
+            working = np.sort(np.argsort(-scores, kind="stable")[:size])
+        else:
+            working = start[1]
+        working = np.union1d(working, np.flatnonzero(weights == 0))
+        for _ in range(_WS_MAX_ROUNDS):
+            self._kept_weights = weights[working]
+            self._solve(X[:, working], y)
+            coef = np.zeros(d)
+            coef[working] = self.coef_
+            self._kept_weights = weights
+            certificate = self._lift(X, y, coef, self.intercept_)
+            if certificate.holds:
+                break
+            correlations = np.abs(np.asarray(X.T @ self._dual_vector(X, y)).ravel())
+            with np.errstate(divide="ignore", invalid="ignore"):
+                excess = correlations / (self.lam * weights) - 1.0
+            excess[working] = -np.inf
+            violators = np.flatnonzero(excess > 0)
+            if violators.size == 0:
+                break
+            violators = violators[np.argsort(-excess[violators], kind="stable")]
+            working = np.union1d(working, violators[: max(working.size, 10)])
+        self._feature_working_set = (key, working)
+        self._finish_working_set(certificate, f"{working.size} of {d} features")
+
+    def _lift(self, X, y, coef, intercept):
+        """Set the solution of the full problem from a reduced one; return its certificate."""
+        self._set_solution(X, y, coef, intercept)
+        return self._certify(X, y)
 
     def _parameter_values(self, X, y):
         return {"lam_w": self.lam * self._kept_weights}
@@ -303,6 +374,18 @@ class WeightedL1Penalty:
             self._set_solution(X, y, coef, intercept)
 
         return {"HOMOTOPY": homotopy}
+
+
+#: Working sets of features are used when the data has at least this many features and
+#: more than twice as many features as samples.
+_WS_MIN_FEATURES = 500
+#: Rounds of a working-set loop before it gives up.
+_WS_MAX_ROUNDS = 30
+
+
+def _many_features(X):
+    n, d = X.shape
+    return d >= _WS_MIN_FEATURES and d > 2 * n
 
 
 def lam_max_of(path, X, y, weights=None):

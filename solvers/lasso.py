@@ -3,6 +3,7 @@
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, WeightedL1Penalty, lam_max_of
@@ -86,6 +87,35 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     def _certificate(self, X, y):
         return lasso_certificate(X, y, self.coef_, self.intercept_, self.lam, self._kept_weights)
 
+    def _dual_vector(self, X, y):
+        """The dual point ``u = 2 (r - mean(r))`` of the residual r (004 eq. 3's dual)."""
+        residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
+        return 2.0 * (residual - residual.mean())
+
+    def _solve_all(self, X, y):
+        """With n > 2 (d + 1), the formulation on a factor of the centred Gram matrix.
+
+        ``[Xc, yc] = Q R`` (QR of the centred data; for sparse X a square root of its
+        (d + 1) x (d + 1) Gram matrix) gives ``||yc - Xc b||^2 = ||r - R_X b||^2``.
+        :func:`solvers.formulations.weighted_lasso` is solved on the 2 (d + 1) rows
+        ``[R_X; -R_X] / sqrt(2)`` with targets ``[r; -r] / sqrt(2)``, whose column means
+        are 0, so that its intercept is 0 and its objective is the centred one; then
+        ``b0 = mean(y - X b)``. The answer is certified on the full data; if rounding in
+        the factor spoils it, the formulation is solved on the full data instead.
+        """
+        n, d = X.shape
+        if n <= 2 * (d + 1):
+            self._solve(X, y)
+            return
+        X_factor, y_factor = _least_squares_factor(X, y)
+        self._solve(X_factor, y_factor)
+        intercept = float(np.mean(y - np.asarray(X @ self.coef_).ravel()))
+        certificate = self._lift(X, y, self.coef_, intercept)
+        if certificate.holds:
+            self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
+        else:
+            self._solve(X, y)
+
     def _polish(self, X, y):
         refitted = refit_on_support(
             X, y, self.coef_, self.intercept_, self.lam, self._kept_weights
@@ -147,3 +177,24 @@ class AdaptiveLasso(WeightedLasso):
         with np.errstate(divide="ignore"):
             self.weights_ = beta**-self.gamma
         return self.weights_
+
+
+def _least_squares_factor(X, y):
+    """Rows ``[R_X; -R_X] / sqrt(2)`` and targets ``[r; -r] / sqrt(2)``, R of the centred [X, y].
+
+    ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b; stacking the factor with its
+    negative makes every column mean 0, so an intercept fitted to these rows is 0.
+    """
+    y = np.asarray(y, dtype=float)
+    if sp.issparse(X):
+        means = np.asarray(X.mean(axis=0)).ravel()
+        stacked = sp.hstack((X, sp.csr_matrix(y[:, None]))).tocsc()
+        centre = np.append(means, y.mean())
+        gram = (stacked.T @ stacked).toarray() - X.shape[0] * np.outer(centre, centre)
+        values, vectors = np.linalg.eigh(gram)
+        R = np.sqrt(np.maximum(values, 0.0))[:, None] * vectors.T
+    else:
+        centred = np.column_stack((X - X.mean(axis=0), y - y.mean()))
+        R = np.linalg.qr(centred, mode="r")
+    R = R / np.sqrt(2.0)
+    return np.vstack((R[:, :-1], -R[:, :-1])), np.concatenate((R[:, -1], -R[:, -1]))

@@ -10,10 +10,12 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
 from ._base import (
+    _WS_MAX_ROUNDS,
     BACKEND_CONSTRAINTS,
     POSITIVE,
     BinaryLinearClassifier,
     WeightedL1Penalty,
+    _fingerprint,
     lam_max_of,
 )
 from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
@@ -29,6 +31,77 @@ from .path import l1_svm_path, svm2_path
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
 
 _SUPPORT_RTOL = 1e-6
+#: Working sets of samples are used with at least this many samples, more than ten
+#: per feature; the first set has max(this / 2, 10 d) samples.
+_WS_MIN_SAMPLES = 2000
+
+
+#: Once a working set would hold more than this fraction of the samples, it holds all.
+_WS_FULL_FRACTION = 0.5
+
+
+def _many_samples(X):
+    n, d = X.shape
+    return n >= _WS_MIN_SAMPLES and n > 10 * d
+
+
+def _initial_samples(y, size):
+    """A fixed pseudo-random subset of ``size`` samples with both classes in proportion."""
+    rng = np.random.default_rng(0)
+    picks = []
+    for label in (-1.0, 1.0):
+        members = np.flatnonzero(y == label)
+        take = min(members.size, max(1, round(size * members.size / y.size)))
+        picks.append(rng.choice(members, take, replace=False))
+    return np.sort(np.concatenate(picks))
+
+
+class _SampleWorkingSet:
+    """Hinge-type losses on a growing set of samples (Vapnik's chunking).
+
+    Only the samples inside the margin (``y_i f_i < 1``) and on it carry a loss or a
+    multiplier; the others can be left out without changing the solution. The
+    formulation is solved on a subset (certified on that subset), its multipliers
+    are extended by zeros, and the solution is certified on every sample; while it
+    fails, every sample outside the subset with a margin below 1 is added (all of
+    them, once the subset would exceed half the data). A re-fit on the same data
+    starts from the last subset.
+    """
+
+    def _solve_on_samples(self, X, y):
+        n, d = X.shape
+        key = _fingerprint(X, y)
+        start = self.__dict__.get("_sample_working_set")
+        if start is None or start[0] != key:
+            working = _initial_samples(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
+        else:
+            working = start[1]
+        for _ in range(_WS_MAX_ROUNDS):
+            self._solve(X[working], y[working])
+            alpha = np.zeros(n)
+            alpha[working] = self.alpha_
+            certificate = self._lift_samples(X, y, alpha)
+            if certificate.holds:
+                break
+            margins = y * (np.asarray(X @ self.coef_).ravel() + self.intercept_)
+            outside = np.ones(n, dtype=bool)
+            outside[working] = False
+            violators = np.flatnonzero(outside & (margins < 1.0))
+            if violators.size == 0:
+                break
+            if working.size + violators.size > _WS_FULL_FRACTION * n:
+                working = np.arange(n)  # most samples matter: the full problem at once
+            else:
+                working = np.union1d(working, violators)
+        self._sample_working_set = (key, working)
+        self._finish_working_set(certificate, f"{working.size} of {n} samples")
+
+    def _lift_samples(self, X, y, alpha):
+        """Set the full problem's attributes from the subset's solution; its certificate."""
+        self.alpha_ = alpha
+        self.support_ = _support(alpha)
+        self._set_full_objective(X, y)
+        return self._certify(X, y)
 
 
 def _support(alpha):
@@ -41,7 +114,7 @@ def _margin(w):
     return np.inf if norm == 0 else 1.0 / norm
 
 
-class SVMDual(BinaryLinearClassifier):
+class SVMDual(_SampleWorkingSet, BinaryLinearClassifier):
     """Soft-margin linear SVM solved in the dual, eq. (2) of 001.
 
     Dual (solved): ``max_a 1'a - 1/2 a'Y X X'Y a  s.t.  y'a = 0, 0 <= a <= C``.
@@ -95,7 +168,13 @@ class SVMDual(BinaryLinearClassifier):
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        self._solve(X, y)
+        if _many_samples(X):
+            self._solve_on_samples(X, y)
+        else:
+            self._solve(X, y)
+
+    def _set_full_objective(self, X, y):
+        self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
 
     def _read_solution(self, problem, X, y):
         _read_dual(self, problem, X, y, upper=self.C)
@@ -118,7 +197,7 @@ def _read_dual(est, problem, X, y, upper):
     est.margin_ = _margin(est.coef_)
 
 
-class L2SVM(BinaryLinearClassifier):
+class L2SVM(_SampleWorkingSet, BinaryLinearClassifier):
     """Linear SVM with the 2-norm penalty, hinge or squared hinge loss.
 
     Primal: ``min_{w,b} 1/2 ||w||^2 + C sum_i loss_i`` with
@@ -170,7 +249,15 @@ class L2SVM(BinaryLinearClassifier):
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        self._solve(X, y)
+        if _many_samples(X):
+            self._solve_on_samples(X, y)
+        else:
+            self._solve(X, y)
+
+    def _set_full_objective(self, X, y):
+        losses = _hinge(X, y, self.coef_, self.intercept_)
+        total = losses @ losses if self.loss == "squared_hinge" else losses.sum()
+        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self.C * total)
 
     def _read_solution(self, problem, X, y):
         squared = self.loss == "squared_hinge"
@@ -230,11 +317,20 @@ def _read_primal(est, problem):
     est.support_ = _support(est.alpha_)
 
 
-class _WeightedL1SVM(WeightedL1Penalty, BinaryLinearClassifier):
+class _WeightedL1SVM(_SampleWorkingSet, WeightedL1Penalty, BinaryLinearClassifier):
     """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
 
     def _fit_pm(self, X, y):
         self._fit_penalised(X, y)
+
+    def _solve_all(self, X, y):
+        if _many_samples(X):
+            self._solve_on_samples(X, y)
+        else:
+            self._solve(X, y)
+
+    def _set_full_objective(self, X, y):
+        self._set_objective(X, y)
 
     def _read_solution(self, problem, X, y):
         _read_primal(self, problem)
@@ -312,6 +408,16 @@ class L1SVM(_WeightedL1SVM):
             X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, alpha=self.alpha_
         )
 
+    def _dual_vector(self, X, y):
+        return y * self.alpha_
+
+    def _lift(self, X, y, coef, intercept):
+        # The multipliers of the restricted LP are a dual point of the full one (same
+        # samples): keep them rather than solve the margin LP on every feature.
+        self.coef_, self.intercept_ = coef, float(intercept)
+        self._set_objective(X, y)
+        return self._certify(X, y)
+
     def _polish(self, X, y):
         offsets = np.asarray(X @ self.coef_).ravel()
         self._set_solution(X, y, self.coef_, hinge_intercept(offsets, y, squared=False))
@@ -376,6 +482,10 @@ class SVM2(_WeightedL1SVM):
 
     def _certificate(self, X, y):
         return svm2_certificate(X, y, self.coef_, self.intercept_, self.lam, self._kept_weights)
+
+    def _dual_vector(self, X, y):
+        """``Y a`` with ``a = 2 [1 - y_i f_i]_+`` (004 eq. 7's dual)."""
+        return y * 2.0 * _hinge(X, y, self.coef_, self.intercept_)
 
     def _polish(self, X, y):
         refitted = refit_on_support(
