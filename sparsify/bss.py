@@ -141,15 +141,15 @@ class _Rows:
     ``t_v = 4^-e t_u``.
 
     Sorting (largest norm first) makes sec. 6.1's choice the first admissible
-    row in this order (up to ties), so a pick usually scores a
-    few rows, not all d of them.
+    row in this order (up to ties), so a pick usually scores a few rows, not
+    all d of them.
     """
 
     def __init__(self, V):
         norms = np.sqrt(np.einsum("ij,ij->i", V, V))
         # Where squares may have underflowed, scale the row by its largest entry
-        # first. A row of entries below the smallest normal float has all its
-        # squares 0 (so norm 0) and stays a zero row.
+        # first. A row whose entries are all below the smallest normal float
+        # counts as a zero row (its scale 2^-e would overflow).
         small = np.flatnonzero(norms < _UNDERFLOW_NORM)
         if small.size:
             biggest = np.abs(V[small]).max(axis=1)
