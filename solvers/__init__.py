@@ -1,32 +1,47 @@
-"""solvers: the convex models of the papers, written declaratively in CVXPY."""
+"""solvers: the convex models of the papers, written declaratively in CVXPY.
 
-from . import formulations, path
-from ._backends import DEFAULT_BACKENDS, available_backends
+The CVXPY-based names (formulations, estimators, backends) are imported on first
+use, so that ``solvers.path``, ``solvers.certificates`` and ``solvers.exceptions``
+(NumPy/SciPy only) can be used without importing CVXPY.
+"""
+
+import importlib
+
 from .exceptions import PathWarning, SolverError
-from .lasso import AdaptiveLasso, WeightedLasso
-from .path import Path, l1_svm_path, lasso_path, svm2_path
-from .ridge import RLSC, RidgeRegression
-from .support_vectors import SupportVectorSelector
-from .svm import L1SVM, L2SVM, SVM2, SVMDual
 
-__all__ = [
-    "DEFAULT_BACKENDS",
-    "SolverError",
-    "available_backends",
-    "formulations",
-    "SVMDual",
-    "L2SVM",
-    "L1SVM",
-    "SVM2",
-    "WeightedLasso",
-    "AdaptiveLasso",
-    "RLSC",
-    "RidgeRegression",
-    "SupportVectorSelector",
-    "path",
-    "Path",
-    "PathWarning",
-    "lasso_path",
-    "l1_svm_path",
-    "svm2_path",
-]
+#: Public name -> the submodule that defines it (imported when first asked for).
+_LAZY = {
+    "formulations": None,
+    "path": None,
+    "certificates": None,
+    "DEFAULT_BACKENDS": "_backends",
+    "available_backends": "_backends",
+    "AdaptiveLasso": "lasso",
+    "WeightedLasso": "lasso",
+    "Path": "path",
+    "l1_svm_path": "path",
+    "lasso_path": "path",
+    "svm2_path": "path",
+    "RLSC": "ridge",
+    "RidgeRegression": "ridge",
+    "SupportVectorSelector": "support_vectors",
+    "L1SVM": "svm",
+    "L2SVM": "svm",
+    "SVM2": "svm",
+    "SVMDual": "svm",
+}
+
+__all__ = ["SolverError", "PathWarning", *_LAZY]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'solvers' has no attribute {name!r}")
+    module = importlib.import_module(f".{_LAZY[name] or name}", __name__)
+    value = module if _LAZY[name] is None else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(__all__)

@@ -280,7 +280,7 @@ TIME_LIMIT_OPTIONS = {
 ACCURACY_OPTIONS = {
     "CLARABEL": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
     "ECOS": {"abstol": 1e-9, "reltol": 1e-9, "feastol": 1e-9},
-    "OSQP": {"eps_abs": 1e-6, "eps_rel": 1e-6, "max_iter": 100000, "polish": True},
+    "OSQP": {"eps_abs": 1e-6, "eps_rel": 1e-6, "max_iter": 100000, "polishing": True},
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 100000},
 }
 

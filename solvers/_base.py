@@ -22,7 +22,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._backends import solve_with_fallback
+from ._backends import DEFAULT_BACKENDS, solve_with_fallback
 from ._penalty import check_penalty_weights
 from .exceptions import PathWarning, SolverError
 
@@ -99,7 +99,7 @@ class CvxpyEstimator(BaseEstimator):
 
         self.backend_, self.solve_attempts_ = solve_with_fallback(
             problem,
-            self.solver,
+            self._chain(),
             self.solver_options,
             self._problem_class,
             certify=certify,
@@ -115,6 +115,10 @@ class CvxpyEstimator(BaseEstimator):
     def _extra_backends(self, X, y):
         """Backends besides CVXPY's (name -> callable setting the fitted attributes)."""
         return {}
+
+    def _chain(self):
+        """The ``solver`` argument of the chain: the user's, or None for the defaults."""
+        return self.solver
 
     def _finish_working_set(self, certificate, size):
         """Record the full problem's certificate; SolverError if it does not hold."""
@@ -362,6 +366,17 @@ class WeightedL1Penalty:
         self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
         self.__dict__.pop("problem_", None)
         return True
+
+    def _chain(self):
+        """By default the CVXPY backends of the problem class, then the exact path.
+
+        The exact path is scale-free and needs no tolerance: it is the last resort
+        when every CVXPY backend's answer fails its certificate (data at 1e-8, a huge
+        lam beside unpenalised features).
+        """
+        if self.solver is not None:
+            return self.solver
+        return [*DEFAULT_BACKENDS[self._problem_class], "HOMOTOPY"]
 
     def _extra_backends(self, X, y):
         """``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam."""

@@ -1,4 +1,4 @@
-"""The errors and warnings of the solver layer, in a module that imports neither CVXPY nor NumPy.
+"""The errors and warnings of the solver layer, in a module that does not import CVXPY.
 
 The exact paths (:mod:`solvers.path`) are NumPy/SciPy code and raise these too, so
 they live apart from the CVXPY backends.

@@ -242,22 +242,22 @@ PROBE = """
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location("exc", "solvers/exceptions.py")
 spec.loader.exec_module(importlib.util.module_from_spec(spec))
-alone = ("cvxpy" in sys.modules, "numpy" in sys.modules)
-import solvers.exceptions
-print(alone[0], alone[1], "cvxpy" in sys.modules)
+alone = "cvxpy" in sys.modules
+import solvers.exceptions, solvers.path
+print(alone, "cvxpy" in sys.modules)
 """
 
 
 @pytest.fixture(scope="module")
 def imported():
-    """What loading solvers/exceptions.py imports, in a fresh interpreter: (module
-    alone: cvxpy, numpy; ``import solvers.exceptions``: cvxpy)."""
+    """Whether loading solvers/exceptions.py alone, then ``import solvers.exceptions,
+    solvers.path``, import cvxpy, in a fresh interpreter."""
     out = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
     return dict(
         zip(
-            ("alone_cvxpy", "alone_numpy", "package_cvxpy"), (w == "True" for w in out), strict=True
+            ("alone_cvxpy", "package_cvxpy"), (w == "True" for w in out), strict=True
         )
     )
 
@@ -266,21 +266,5 @@ def test_the_exceptions_module_does_not_import_cvxpy(imported):
     assert not imported["alone_cvxpy"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solvers/exceptions.py imports sklearn.exceptions, whose package "
-    "(sklearn/__init__.py) imports NumPy: the module docstring's 'imports neither "
-    "CVXPY nor NumPy' does not hold for NumPy",
-)
-def test_the_exceptions_module_does_not_import_numpy(imported):
-    assert not imported["alone_numpy"]
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="`import solvers.exceptions` runs solvers/__init__.py, which imports the "
-    "CVXPY estimators: the exceptions (and solvers.path) cannot be imported "
-    "without CVXPY",
-)
 def test_importing_solvers_exceptions_does_not_import_cvxpy(imported):
     assert not imported["package_cvxpy"]

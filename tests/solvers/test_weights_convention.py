@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from solvers import L1SVM, SVM2, AdaptiveLasso, SolverError, WeightedLasso
+from solvers import L1SVM, SVM2, AdaptiveLasso, WeightedLasso
 from solvers.path import l1_svm_path, lasso_path, svm2_path
 
 TIGHT = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10}
@@ -254,14 +254,6 @@ def test_l1_svm_with_a_huge_lam(lam, toy):
     assert np.all(fit.coef_ == 0.0) and fit.certificate_.holds
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=SolverError,
-    reason="with an unpenalised feature (weight 0) the closed form above lam_max is "
-    "skipped (_base.WeightedL1Penalty._solve_zero) and the CVXPY chain fails at "
-    "lam = 1e8 / 1e12 (Clarabel 'error'/'unbounded_inaccurate', ECOS and OSQP "
-    "'unbounded')",
-)
 @pytest.mark.parametrize(
     "Est, lam",
     [(SVM2, 1e8), (SVM2, 1e12), (WeightedLasso, 1e12)],
@@ -309,13 +301,6 @@ def test_rescaled_data_up_by_the_default_chain(Est, toy):
     _rescaled(Est, 8, None, toy)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=SolverError,
-    reason="X * 1e-8 with lam * 1e-8 (the same problem): every CVXPY backend of the "
-    "default chain returns a point the certificate rejects (relative gaps 0.05-0.7) "
-    "or 'optimal_inaccurate'; solver='homotopy' solves it",
-)
 @pytest.mark.parametrize("Est", ESTS, ids=lambda e: e.__name__)
 def test_rescaled_data_down_by_the_default_chain(Est, toy):
     _rescaled(Est, -8, None, toy)
