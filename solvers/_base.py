@@ -305,7 +305,7 @@ class WeightedL1Penalty:
             scores = np.abs(np.asarray(X.T @ (y - y.mean())).ravel())
             with np.errstate(divide="ignore"):
                 scores = np.where(weights > 0, scores / weights, np.inf)
-            size = min(d, max(_WS_MIN_FEATURES // 5, n // 2))
+            size = min(d, max(_WS_FIRST_FEATURES, n // 2))
             working = np.sort(np.argsort(-scores, kind="stable")[:size])
         else:
             working = start[1]
@@ -394,6 +394,8 @@ class WeightedL1Penalty:
 #: Working sets of features are used when the data has at least this many features and
 #: more than twice as many features as samples.
 _WS_MIN_FEATURES = 500
+#: The first working set holds at least this many features (n / 2 if more).
+_WS_FIRST_FEATURES = 100
 #: Rounds of a working-set loop before it gives up.
 _WS_MAX_ROUNDS = 30
 
