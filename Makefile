@@ -24,8 +24,11 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks.bss
+	$(PY) -m benchmarks.leverage
 	$(PY) -m benchmarks.solvers
+	$(PY) -m benchmarks.ridge
 	$(PY) -m benchmarks.paths
+	$(PY) -m benchmarks.l1svm_path
 
 docs: $(STAMP)
 	$(PY) docs/build_api.py
