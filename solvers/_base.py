@@ -316,25 +316,27 @@ class WeightedL1Penalty:
             coef = np.zeros(d)
             coef[working] = self.coef_
             self._kept_weights = weights
-            certificate = self._lift(X, y, coef, self.intercept_)
-            if certificate.holds:
-                break
+            self._extend(X, y, coef, self.intercept_)
+            # Features outside the set whose dual constraint |X_j'v| <= lam W_j fails
+            # must join; only when none does is the full certificate worth computing.
             correlations = np.abs(np.asarray(X.T @ self._dual_vector(X, y)).ravel())
             with np.errstate(divide="ignore", invalid="ignore"):
                 excess = correlations / (self.lam * weights) - 1.0
             excess[working] = -np.inf
-            violators = np.flatnonzero(excess > 0)
+            violators = np.flatnonzero(excess > _WS_VIOLATION)
             if violators.size == 0:
+                certificate = self._certify(X, y)
                 break
             violators = violators[np.argsort(-excess[violators], kind="stable")]
             working = np.union1d(working, violators[: max(working.size, 10)])
+        else:
+            certificate = self._certify(X, y)
         self._feature_working_set = (key, working)
         self._finish_working_set(certificate, f"{working.size} of {d} features")
 
-    def _lift(self, X, y, coef, intercept):
-        """Set the solution of the full problem from a reduced one; return its certificate."""
+    def _extend(self, X, y, coef, intercept):
+        """Set the full problem's attributes from the solution of a reduced one."""
         self._set_solution(X, y, coef, intercept)
-        return self._certify(X, y)
 
     def _parameter_values(self, X, y):
         return {"lam_w": self.lam * self._kept_weights}
@@ -396,6 +398,9 @@ class WeightedL1Penalty:
 _WS_MIN_FEATURES = 500
 #: The first working set holds at least this many features (n / 2 if more).
 _WS_FIRST_FEATURES = 100
+#: Relative excess ``|X_j'v| / (lam W_j) - 1`` above which a feature outside the
+#: working set violates its dual constraint.
+_WS_VIOLATION = 1e-9
 #: Rounds of a working-set loop before it gives up.
 _WS_MAX_ROUNDS = 30
 

@@ -110,7 +110,8 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         X_factor, y_factor = _least_squares_factor(X, y)
         self._solve(X_factor, y_factor)
         intercept = float(np.mean(y - np.asarray(X @ self.coef_).ravel()))
-        certificate = self._lift(X, y, self.coef_, intercept)
+        self._extend(X, y, self.coef_, intercept)
+        certificate = self._certify(X, y)
         if certificate.holds:
             self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
         else:

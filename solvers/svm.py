@@ -411,12 +411,11 @@ class L1SVM(_WeightedL1SVM):
     def _dual_vector(self, X, y):
         return y * self.alpha_
 
-    def _lift(self, X, y, coef, intercept):
+    def _extend(self, X, y, coef, intercept):
         # The multipliers of the restricted LP are a dual point of the full one (same
         # samples): keep them rather than solve the margin LP on every feature.
         self.coef_, self.intercept_ = coef, float(intercept)
         self._set_objective(X, y)
-        return self._certify(X, y)
 
     def _polish(self, X, y):
         offsets = np.asarray(X @ self.coef_).ravel()
