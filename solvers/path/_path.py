@@ -47,7 +47,7 @@ class Path:
 
     Notes
     -----
-    Objectives are those of DESIGN.md and 004 eq. 3, 6 and 7: losses summed
+    Objectives are those of docs/solvers.md and 004 eq. 3, 6 and 7: losses summed
     over samples, penalty ``lam * sum_j weights_j |coef_j|``, intercept free.
     """
 

@@ -6,7 +6,7 @@
   random n < d data), and the KKT conditions at every breakpoint, computed here;
 - degenerate inputs and the stop criteria.
 
-The references are written from the objectives of DESIGN.md / 004 eq. 3, 6, 7,
+The references are written from the objectives of docs/solvers.md / 004 eq. 3, 6, 7,
 without using solvers.path.
 """
 
@@ -41,7 +41,7 @@ def datasets():
 
 
 def objective(kind, X, y, coef, intercept, lam, weights):
-    """The objective of DESIGN.md at (coef, intercept): losses summed, weighted L1 penalty."""
+    """The objective of docs/solvers.md at (coef, intercept): losses summed, weighted L1 penalty."""
     f = X @ coef + intercept
     penalty = lam * np.sum(weights * np.abs(coef))
     if kind == "lasso":

@@ -1,4 +1,4 @@
-"""The Path contract of DESIGN.md: at, select, labels, and errors that name the argument."""
+"""The Path contract of docs/paths.md: at, select, labels, and errors that name the argument."""
 
 import numpy as np
 import pytest
