@@ -23,7 +23,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._backends import DEFAULT_BACKENDS, solve_with_fallback
-from ._penalty import check_penalty_weights
+from ._penalty import check_penalty_weights, column_norms
 from .exceptions import PathWarning, SolverError
 
 #: Parameter constraints shared by every estimator: a backend name or a list, and options.
@@ -273,15 +273,21 @@ class WeightedL1Penalty:
         """
         weights = self._penalty_weights(X, y)
         kept = np.flatnonzero(np.isfinite(weights))
-        self._kept_weights = weights[kept]
         X_kept = X if kept.size == X.shape[1] else X[:, kept]
-        if not self._solve_zero(X_kept, y):
-            if _many_features(X_kept):
-                self._solve_on_feature_working_set(X_kept, y)
+        # Equilibrate: with c_j = s_j b_j the columns X_j / s_j have unit norm and the
+        # weights become W_j / s_j; the problem (and its certificate) is the same, but
+        # a backend no longer sees a column at 1e12 beside one at 1 (a Unix timestamp).
+        scales = column_norms(X_kept)
+        scales[scales == 0] = 1.0
+        X_unit = X_kept @ sp.diags(1.0 / scales) if sp.issparse(X_kept) else X_kept / scales
+        self._kept_weights = weights[kept] / scales
+        if not self._solve_zero(X_unit, y):
+            if _many_features(X_unit):
+                self._solve_on_feature_working_set(X_unit, y)
             else:
-                self._solve_all(X_kept, y)
+                self._solve_all(X_unit, y)
         coef = np.zeros(X.shape[1])
-        coef[kept] = self.coef_
+        coef[kept] = self.coef_ / scales
         self.coef_ = coef
 
     def _solve_all(self, X, y):

@@ -35,7 +35,9 @@ constraints ``|X_j'Ya| <= lam W_j``), so the gap is always a valid bound.
 
 A constraint ``X_j'Ya = 0`` of an unpenalised feature (``W_j = 0``) is met by
 projection; what is left of it is reported as ``dual_infeasibility`` and must be
-below the tolerance too.
+below the tolerance too. So is the constraint of a feature whose bound ``lam W_j``
+is negligible beside ``||X_j|| ||a||`` (scaling into it would shrink the dual point
+to nothing), before the scaling.
 """
 
 from dataclasses import dataclass
@@ -69,6 +71,8 @@ _SUPPORT_RTOL = 1e-6
 _EXACT_LP = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 # Units in the last place a float64 solver's coefficient may be off by (ridge resolution).
 _ROUNDING_ULPS = 4
+# Features whose lam W_j is below this fraction of ||X_j|| ||a|| are met by projection.
+_FREE_RTOL = 1e-9
 # Alternating projections used to meet the constraints of unpenalised features.
 _PROJECTION_ROUNDS = 20
 
@@ -225,27 +229,47 @@ def _balance(a, y):
     return a
 
 
+def _nearly_free(X, lam, weights, dual_norm):
+    """Features whose bound ``lam W_j`` is 0 or negligible beside ``||X_j|| ||a||``.
+
+    Scaling a dual point into ``|X_j'a| <= lam W_j`` would shrink it to nothing for
+    them (a weight of 1e-12 after a column at 1e12 was equilibrated): their
+    constraint is met by projection instead, as for unpenalised features.
+    """
+    finite = np.isfinite(weights)
+    bound = lam * np.where(finite, weights, np.inf)
+    return np.flatnonzero(finite & (bound <= _FREE_RTOL * column_norms(X) * dual_norm))
+
+
+def _infeasibility(M, a):
+    """Largest ``|M_k'a| / (||M_k|| ||a||)`` over the columns of M."""
+    residual = np.abs(M.T @ a)
+    scale = np.linalg.norm(M, axis=0) * max(np.linalg.norm(a), np.finfo(float).tiny)
+    return float(np.max(residual / np.where(scale > 0, scale, 1.0), initial=0.0))
+
+
 def _feasible_hinge_dual(a, X, y, lam, weights, upper):
     """Make ``a`` feasible for the L1-penalised hinge duals; returns (a, infeasibility).
 
-    Clip to ``[0, upper]``; for unpenalised features, alternate projections onto
-    ``{X_U'Ya = 0, y'a = 0}`` with the clipping; balance so that ``y'a = 0``; scale
-    so that ``|X_j'Ya| <= lam W_j`` for the penalised features.
+    Clip to ``[0, upper]``; for unpenalised and nearly free features
+    (:func:`_nearly_free`), alternate projections onto ``{X_F'Ya = 0, y'a = 0}`` with
+    the clipping; balance so that ``y'a = 0``; scale so that ``|X_j'Ya| <= lam W_j``
+    for every penalised feature. The infeasibility is what is left of ``X_j'Ya = 0``
+    for the unpenalised features (weight exactly 0).
     """
     a = np.clip(a, 0.0, upper)
-    unpenalised = np.flatnonzero(weights == 0)
+    free = _nearly_free(X, lam, weights, np.linalg.norm(a))
     infeasibility = 0.0
-    if unpenalised.size:
-        columns = X[:, unpenalised]
+    if free.size:
+        columns = X[:, free]
         columns = columns.toarray() if sp.issparse(columns) else columns
         M = np.column_stack((y, y[:, None] * columns))
         pinv = np.linalg.pinv(M)
         for _ in range(_PROJECTION_ROUNDS):
             a = np.clip(a - M @ (pinv @ a), 0.0, upper)
         a = _balance(a, y)
-        residual = np.abs(M.T @ a)
-        scale = np.linalg.norm(M, axis=0) * max(np.linalg.norm(a), np.finfo(float).tiny)
-        infeasibility = float(np.max(residual / np.where(scale > 0, scale, 1.0)))
+        unpenalised = np.flatnonzero(weights[free] == 0) + 1
+        infeasibility = _infeasibility(M[:, unpenalised], a)
     else:
         a = _balance(a, y)
     correlations = _correlations(X, y * a)
@@ -516,9 +540,9 @@ def lasso_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP
     u = 2.0 * (residual - residual.mean())
     norms = column_norms(X)
     kkt = _l1_kkt(_correlations(X, u), coef, lam, weights, norms, np.linalg.norm(u))
-    unpenalised = np.flatnonzero(weights == 0)
-    if unpenalised.size:
-        columns = X[:, unpenalised]
+    free = _nearly_free(X, lam, weights, np.linalg.norm(u))
+    if free.size:
+        columns = X[:, free]
         columns = columns.toarray() if sp.issparse(columns) else columns
         Z = np.column_stack((np.ones(X.shape[0]), columns))
         u = u - Z @ np.linalg.lstsq(Z, u, rcond=None)[0]

@@ -100,3 +100,40 @@ def test_lasso_through_the_gram_factor_equals_sklearn(sparse):
     # The problem CVXPY solved has 2 (d + 1) rows, not n.
     assert ours.problem_.var_dict["beta"].shape == (d,)
     assert ours.problem_.size_metrics.num_scalar_data < n * d
+
+
+def _timestamp_data(seed=3, n=60, d=8):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    X[:, 2] = 1.7e9 + rng.uniform(0, 3e7, n)  # a Unix timestamp
+    X[:, 3] *= 1e12
+    X[:, 4] *= 1e-12
+    y = np.where(X[:, 0] - X[:, 5] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    return X, y, X[:, 0] - 2 * X[:, 5] + 0.3 * rng.standard_normal(n)
+
+
+@pytest.mark.parametrize("model", ["lasso", "svm2"])
+def test_columns_at_1e12_and_a_timestamp_against_cvxpy_on_unit_columns(model):
+    """The reference: the same problem written in the test on unit-norm columns
+    (c_j = s_j b_j, weights 1 / s_j), solved by Clarabel at 1e-12."""
+    import cvxpy as cp
+
+    X, labels, target = _timestamp_data()
+    y = target if model == "lasso" else labels
+    scales = np.linalg.norm(X, axis=0)
+    c, b0 = cp.Variable(X.shape[1]), cp.Variable()
+    fitted = (X / scales) @ c + b0
+    loss = (
+        cp.sum_squares(y - fitted)
+        if model == "lasso"
+        else cp.sum_squares(cp.pos(1 - cp.multiply(y, fitted)))
+    )
+    penalty = 2.0 * cp.norm1(cp.multiply(1.0 / scales, c))
+    cp.Problem(cp.Minimize(loss + penalty)).solve(
+        solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12
+    )
+    est = (WeightedLasso if model == "lasso" else SVM2)(lam=2.0).fit(X, y)
+    assert est.certificate_.holds
+    # The objective pins the optimum; coefficients only to the conditioning.
+    np.testing.assert_allclose(est.objective_, loss.value + penalty.value, rtol=1e-7)
+    np.testing.assert_allclose(est.coef_ * scales, c.value, rtol=1e-4, atol=1e-5)
