@@ -155,7 +155,7 @@ class CvxpyEstimator(BaseEstimator):
         return np.asarray(X @ self.coef_).ravel() + self.intercept_
 
     def __getstate__(self):
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # a copy: pickling must not strip self
         for name in ("problem_", "_problem", "_problem_key"):
             state.pop(name, None)
         return state
@@ -242,7 +242,8 @@ class WeightedL1Penalty:
     Subclasses set ``path`` (the exact path function of :mod:`solvers.path`) and
     ``_CLOSED_FORM_ZERO`` (True when, with every weight positive, the solution for
     ``lam >= lam_max`` is ``coef = 0`` and ``intercept = mean(y)``: the lasso and
-    SVM2), and implement ``_set_solution(X, y, coef, intercept)``.
+    SVM2) and ``_PATH_FIRST`` (the exact path heads the default chain, see
+    ``_chain``), and implement ``_set_solution(X, y, coef, intercept)``.
     """
 
     _parameter_constraints = {
@@ -252,6 +253,7 @@ class WeightedL1Penalty:
     }
     _dpp_params = ("lam", "weights")
     _CLOSED_FORM_ZERO = False
+    _PATH_FIRST = False
 
     def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
         self.lam = lam
@@ -376,15 +378,19 @@ class WeightedL1Penalty:
         return True
 
     def _chain(self):
-        """By default the CVXPY backends of the problem class, then the exact path.
+        """The default chain: the exact path and the CVXPY backends of the problem class.
 
-        The exact path is scale-free and needs no tolerance: it is the last resort
-        when every CVXPY backend's answer fails its certificate (data at 1e-8, a huge
-        lam beside unpenalised features).
+        The exact path (``"HOMOTOPY"``) is exact and scale-free. For the lasso and
+        SVM2 it comes first: their paths (Efron et al. 2004; Rosset & Zhu 2007) reach
+        a lam of a tenth of lam_max 3-40x faster than Clarabel solves the QP (measured
+        on 8000 x 50 and 200 x 10000 data, docs/solvers.md). For the 1-norm SVM, whose
+        path needs an LP at degenerate knots, HiGHS on the LP is faster and the path
+        comes last, as the resort when every CVXPY answer fails its certificate.
         """
         if self.solver is not None:
             return self.solver
-        return [*DEFAULT_BACKENDS[self._problem_class], "HOMOTOPY"]
+        backends = list(DEFAULT_BACKENDS[self._problem_class])
+        return ["HOMOTOPY", *backends] if self._PATH_FIRST else [*backends, "HOMOTOPY"]
 
     def _extra_backends(self, X, y):
         """``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam."""

@@ -48,6 +48,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     """
 
     _CLOSED_FORM_ZERO = True
+    _PATH_FIRST = True
     path = staticmethod(lasso_path)
 
     @staticmethod

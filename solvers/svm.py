@@ -448,6 +448,7 @@ class SVM2(_WeightedL1SVM):
 
     _squared = True
     _CLOSED_FORM_ZERO = True
+    _PATH_FIRST = True
     path = staticmethod(svm2_path)
 
     @staticmethod

@@ -53,11 +53,14 @@ def _fit_data(est, data):
 def test_pickled_estimator_predicts_the_same_and_refits(est, ionosphere):
     X, y = _fit_data(est, ionosphere)
     est = clone(est).set_params(solver=None).fit(X, y)
+    had_problem = "problem_" in vars(est)
     restored = pickle.loads(pickle.dumps(est))
+    assert ("problem_" in vars(est)) == had_problem  # pickling does not strip the original
     assert not {"problem_", "_problem"} & set(vars(restored))  # compiled problem not pickled
     np.testing.assert_array_equal(restored.predict(X), est.predict(X))
-    restored.fit(X, y)  # and is rebuilt by the next fit
-    assert restored.problem_ is not None
+    restored.fit(X, y)  # and is rebuilt by the next fit (when a CVXPY backend solves it)
+    assert restored.backend_ == est.backend_
+    assert (restored.__dict__.get("problem_") is not None) == ("problem_" in vars(est))
     np.testing.assert_allclose(restored.objective_, est.objective_, rtol=1e-9)
 
 

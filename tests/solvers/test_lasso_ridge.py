@@ -125,7 +125,7 @@ def test_ridge_regression_primal_and_dual_forms_are_chosen_by_shape(ionosphere, 
 
 def test_lasso_refit_with_new_lam_or_weights_reuses_the_compiled_problem(ionosphere):
     X, y = ionosphere
-    est = WeightedLasso(lam=1.0).fit(X, y)
+    est = WeightedLasso(lam=1.0, solver="CLARABEL").fit(X, y)  # the default is the path
     problem = est.problem_
     est.set_params(lam=3.0, weights=np.full(X.shape[1], 2.0)).fit(X, y)
     assert est.problem_ is problem
