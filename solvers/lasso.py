@@ -102,10 +102,14 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         ``[R_X; -R_X] / sqrt(2)`` with targets ``[r; -r] / sqrt(2)``, whose column means
         are 0, so that its intercept is 0 and its objective is the centred one; then
         ``b0 = mean(y - X b)``. The answer is certified on the full data; if rounding in
-        the factor spoils it, the formulation is solved on the full data instead.
+        the factor spoils it, the formulation is solved on the full data instead. When
+        the chain starts with the exact path (the default), the path runs on the full
+        data: each of its steps is one O(n d) pass, cheaper than the factorisation.
         """
         n, d = X.shape
-        if n <= 2 * (d + 1):
+        chain = self._chain()
+        first = chain if isinstance(chain, str) else chain[0]
+        if n <= 2 * (d + 1) or first.upper() == "HOMOTOPY":  # the path is O(n d) a step
             self._solve(X, y)
             return
         X_factor, y_factor = _least_squares_factor(X, y)
