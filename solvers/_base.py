@@ -99,7 +99,7 @@ class CvxpyEstimator(BaseEstimator):
 
         self.backend_, self.solve_attempts_ = solve_with_fallback(
             problem,
-            self._chain(),
+            self._chain(X),
             self.solver_options,
             self._problem_class,
             certify=certify,
@@ -116,7 +116,7 @@ class CvxpyEstimator(BaseEstimator):
         """Backends besides CVXPY's (name -> callable setting the fitted attributes)."""
         return {}
 
-    def _chain(self):
+    def _chain(self, X):
         """The ``solver`` argument of the chain: the user's, or None for the defaults."""
         return self.solver
 
@@ -377,7 +377,7 @@ class WeightedL1Penalty:
         self.__dict__.pop("problem_", None)
         return True
 
-    def _chain(self):
+    def _chain(self, X):
         """The default chain: the exact path and the CVXPY backends of the problem class.
 
         The exact path (``"HOMOTOPY"``) is exact and scale-free. For the lasso and

@@ -107,7 +107,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         data: each of its steps is one O(n d) pass, cheaper than the factorisation.
         """
         n, d = X.shape
-        chain = self._chain()
+        chain = self._chain(X)
         first = chain if isinstance(chain, str) else chain[0]
         if n <= 2 * (d + 1) or first.upper() == "HOMOTOPY":  # the path is O(n d) a step
             self._solve(X, y)

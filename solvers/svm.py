@@ -9,6 +9,7 @@ otherwise) and ``support_``, the indices with ``alpha_ > 0``: the support vector
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
+from ._backends import DEFAULT_BACKENDS
 from ._base import (
     _WS_MAX_ROUNDS,
     BACKEND_CONSTRAINTS,
@@ -18,6 +19,7 @@ from ._base import (
     _fingerprint,
     lam_max_of,
 )
+from ._newton import squared_hinge_newton
 from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
 from .certificates import (
     _l1_svm_margin_multipliers,
@@ -249,10 +251,33 @@ class L2SVM(_SampleWorkingSet, BinaryLinearClassifier):
         return {"C": self.C}
 
     def _fit_pm(self, X, y):
-        if _many_samples(X):
+        if _many_samples(X) and not self._newton_first(X):
             self._solve_on_samples(X, y)
         else:
             self._solve(X, y)
+
+    def _newton_first(self, X):
+        """The squared hinge with n >= d: the finite Newton method heads the chain."""
+        return self.solver is None and self.loss == "squared_hinge" and not _use_dual(X)
+
+    def _chain(self, X):
+        if self._newton_first(X):
+            return ["NEWTON", *DEFAULT_BACKENDS["QP"]]
+        return self.solver
+
+    def _extra_backends(self, X, y):
+        """``"NEWTON"``: the finite Newton method for the squared hinge (solvers._newton)."""
+        if self.loss != "squared_hinge":
+            return {}
+
+        def newton():
+            self.coef_, self.intercept_ = squared_hinge_newton(X, y, self.C)
+            self.alpha_ = 2.0 * self.C * _hinge(X, y, self.coef_, self.intercept_)
+            self.support_ = _support(self.alpha_)
+            self.margin_ = _margin(self.coef_)
+            self._set_full_objective(X, y)
+
+        return {"NEWTON": newton}
 
     def _set_full_objective(self, X, y):
         losses = _hinge(X, y, self.coef_, self.intercept_)

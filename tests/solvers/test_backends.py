@@ -63,7 +63,7 @@ def test_default_first_backend_solves_without_fallback(est, data):
     """A default whose first backend fails on these problems would show up here."""
     X, y = data
     est.fit(X, y)
-    chain = est._chain() or DEFAULT_BACKENDS[est._problem_class]  # the path heads some
+    chain = est._chain(X) or DEFAULT_BACKENDS[est._problem_class]  # the path heads some
     assert est.backend_ in (chain[0].upper(), "closed_form")
     assert [a["status"] for a in est.solve_attempts_] == ["optimal"]
 

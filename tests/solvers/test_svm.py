@@ -168,7 +168,8 @@ def test_new_data_or_structure_rebuilds_the_problem(ionosphere):
     est.fit(X[:300], y[:300])
     assert est.problem_ is not problem
     problem = est.problem_
-    est.set_params(loss="squared_hinge").fit(X[:300], y[:300])
+    # solver named: with n >= d the squared hinge's default chain starts with NEWTON
+    est.set_params(loss="squared_hinge", solver="CLARABEL").fit(X[:300], y[:300])
     assert est.problem_ is not problem
 
 
@@ -192,5 +193,5 @@ def test_l2svm_dual_form_for_d_above_n_refits_with_new_C(bhattacharyya, loss):
     assert est.problem_ is problem
     fresh = L2SVM(C=0.05, loss=loss).fit(X, y)
     np.testing.assert_allclose(est.objective_, fresh.objective_, rtol=1e-6)
-    primal = L2SVM(C=0.05, loss=loss).fit(X[:, : X.shape[0]], y)  # n >= d: the primal
+    primal = L2SVM(C=0.05, loss=loss, solver="CLARABEL").fit(X[:, : X.shape[0]], y)  # n >= d
     assert set(primal.problem_.var_dict) == {"w", "b", "xi"}

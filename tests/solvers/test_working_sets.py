@@ -62,7 +62,12 @@ def _separable(seed=0, n=3000, d=4):
 
 @pytest.mark.parametrize(
     "est",
-    [SVMDual(C=1.0), L2SVM(C=1.0), L2SVM(C=1.0, loss="squared_hinge"), SVM2(lam=1.0)],
+    [
+        SVMDual(C=1.0),
+        L2SVM(C=1.0),
+        L2SVM(C=1.0, loss="squared_hinge", solver="CLARABEL"),  # the default is NEWTON
+        SVM2(lam=1.0, solver="CLARABEL"),  # the default is the exact path
+    ],
     ids=["dual", "hinge", "squared", "svm2"],
 )
 def test_sample_working_set_equals_the_full_problem(est, monkeypatch):
