@@ -165,7 +165,7 @@ def make_zou_bernoulli(model, rho, n, random_state=None):
 def load_ionosphere():
     """The UCI Ionosphere data shipped with the package: 351 x 33, labels good=+1, bad=-1.
 
-    The constant attribute 2 of the original 34 is dropped (shared/data/README.md).
+    The constant attribute 2 of the original 34 (0 for every row) is dropped.
 
     Returns
     -------

@@ -344,9 +344,9 @@ class _HingeHomotopy:
         m_dot, p_dot = np.column_stack((y_elbow * m, y_elbow * p)).T @ rows
 
         # (a) Elbow sample q leaves: B u = tau e_q with n'u = 1, so tau = 1 / m_q.
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # m_q = 0: no candidate
             taus = 1.0 / m
-        leave_rates = taus * p + np.maximum(0.0, -taus)
+            leave_rates = taus * p + np.maximum(0.0, -taus)
         leave_rates[~np.isfinite(taus) | (np.abs(m) <= _RANK_TOLERANCE * np.abs(m).max())] = np.inf
 
         # (b) Feature j joins with sign s: B u = -t a_j, n'u + s t = 1, t = 1 / (s - m'a_j);

@@ -120,7 +120,7 @@ def _timestamp_data(seed=3, n=60, d=8):
 @pytest.mark.parametrize("model", ["lasso", "svm2"])
 def test_columns_at_1e12_and_a_timestamp_against_cvxpy_on_unit_columns(model):
     """The reference: the same problem written in the test on unit-norm columns
-    (c_j = s_j b_j, weights 1 / s_j), solved by Clarabel at 1e-12."""
+    (c_j = s_j b_j, weights 1 / s_j), solved by Clarabel at its default accuracy."""
     import cvxpy as cp
 
     X, labels, target = _timestamp_data()
@@ -134,11 +134,12 @@ def test_columns_at_1e12_and_a_timestamp_against_cvxpy_on_unit_columns(model):
         else cp.sum_squares(cp.pos(1 - cp.multiply(y, fitted)))
     )
     penalty = 2.0 * cp.norm1(cp.multiply(1.0 / scales, c))
-    cp.Problem(cp.Minimize(loss + penalty)).solve(
-        solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12
-    )
+    reference = cp.Problem(cp.Minimize(loss + penalty))
+    reference.solve(solver="CLARABEL")
+    assert reference.status == "optimal"
     est = (WeightedLasso if model == "lasso" else SVM2)(lam=2.0).fit(X, y)
     assert est.certificate_.holds
     # The objective pins the optimum; coefficients only to the conditioning.
-    np.testing.assert_allclose(est.objective_, loss.value + penalty.value, rtol=1e-7)
-    np.testing.assert_allclose(est.coef_ * scales, c.value, rtol=1e-4, atol=1e-5)
+    assert est.objective_ <= reference.value * (1 + 1e-9)
+    np.testing.assert_allclose(est.objective_, reference.value, rtol=1e-6)
+    np.testing.assert_allclose(est.coef_ * scales, c.value, rtol=1e-3, atol=1e-4)
