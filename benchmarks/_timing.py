@@ -1,8 +1,27 @@
 """The timing rules the benchmarks share."""
 
+import argparse
 import multiprocessing
 import time
 import warnings
+
+
+def benchmark_parser(description):
+    """An argument parser with the options every benchmark takes.
+
+    ``--quick`` (small sizes, for a smoke run), ``--repeats`` (default 3) and
+    ``--threads`` (BLAS threads for both sides; default: all).
+    """
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="BLAS threads for both sides (1 is robust on a loaded machine); default: all",
+    )
+    return parser
 
 
 def best_time(fn, repeats):

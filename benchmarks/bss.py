@@ -15,13 +15,12 @@ machine, two-thread BLAS timings swing several-fold; ``--threads 1`` gives
 stable ratios for both sides.
 """
 
-import argparse
 import tracemalloc
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from benchmarks._timing import best_time
+from benchmarks._timing import benchmark_parser, best_time
 from sparsify import bss
 
 # Targets of issue 12: BSS over its floor at the existing size and at small ell.
@@ -56,16 +55,7 @@ def bench_bss(d, ell, r, repeats, target=TARGET):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        help="BLAS threads for both sides (1 is robust on a loaded machine); default: all",
-    )
-    args = parser.parse_args(argv)
+    args = benchmark_parser(__doc__.splitlines()[0]).parse_args(argv)
     with threadpool_limits(args.threads):
         run(args)
 

@@ -12,14 +12,13 @@ Times are the best of ``--repeats`` runs; ``--threads 1`` gives stable ratios
 on a loaded machine.
 """
 
-import argparse
 
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 from sklearn.utils.extmath import randomized_svd
 from threadpoolctl import threadpool_limits
 
-from benchmarks._timing import best_time
+from benchmarks._timing import benchmark_parser, best_time
 from sparsify import leverage_scores
 
 # Target of issue 12: top-k scores within this factor of svds.
@@ -47,16 +46,7 @@ def bench_full_rank(n, d, density, repeats):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        help="BLAS threads for both sides (1 is robust on a loaded machine); default: all",
-    )
-    args = parser.parse_args(argv)
+    args = benchmark_parser(__doc__.splitlines()[0]).parse_args(argv)
     with threadpool_limits(args.threads):
         if args.quick:
             bench_top_k(200, 2000, 0.01, 5, 1)
