@@ -329,20 +329,30 @@ def svm_certificate(
         value = a.sum() - 0.5 * w @ w
         return value - a @ a / (4.0 * C) if squared else value
 
+    def certify(a):
+        w_dual = _correlations(X, y * a)
+        kkt = np.linalg.norm(coef - w_dual) / max(
+            np.linalg.norm(coef), np.linalg.norm(w_dual), np.finfo(float).tiny
+        )
+        return _certificate("svm", primal, dual_value(a), kkt, 0.0, tolerance)
+
+    upper = np.inf if squared else C
+    # The given dual point first; the hinge's multipliers on the margin are a least-
+    # squares problem in d + 1 rows, solved only when that point does not certify.
+    candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
     if squared:
-        candidates = [2.0 * C * slack]
-        upper = np.inf
-    else:
-        candidates = [_hinge_multipliers(X, y, coef, intercept, C)]
-        upper = C
-    if alpha is not None:
-        candidates.append(np.asarray(alpha, dtype=np.float64).ravel())
-    best = max((_balance(np.clip(a, 0.0, upper), y) for a in candidates), key=dual_value)
-    w_dual = _correlations(X, y * best)
-    kkt = np.linalg.norm(coef - w_dual) / max(
-        np.linalg.norm(coef), np.linalg.norm(w_dual), np.finfo(float).tiny
-    )
-    return _certificate("svm", primal, dual_value(best), kkt, 0.0, tolerance)
+        candidates.append(2.0 * C * slack)
+    best = None
+    for a in candidates:
+        certificate = certify(_balance(np.clip(a, 0.0, upper), y))
+        best = certificate if best is None or certificate.dual > best.dual else best
+    if best is not None and best.holds:
+        return best
+    if not squared:
+        a = _balance(np.clip(_hinge_multipliers(X, y, coef, intercept, C), 0.0, C), y)
+        certificate = certify(a)
+        best = certificate if best is None or certificate.dual > best.dual else best
+    return best
 
 
 def _hinge_multipliers(X, y, coef, intercept, upper):
