@@ -392,6 +392,12 @@ class WeightedL1Penalty:
         backends = list(DEFAULT_BACKENDS[self._problem_class])
         return ["HOMOTOPY", *backends] if self._PATH_FIRST else [*backends, "HOMOTOPY"]
 
+    def _starts_with_path(self, X):
+        """Whether the chain's first backend is the exact path."""
+        chain = self._chain(X)
+        first = chain if isinstance(chain, str) else chain[0]
+        return first.upper() == "HOMOTOPY"
+
     def _extra_backends(self, X, y):
         """``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam."""
 

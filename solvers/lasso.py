@@ -107,9 +107,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         data: each of its steps is one O(n d) pass, cheaper than the factorisation.
         """
         n, d = X.shape
-        chain = self._chain(X)
-        first = chain if isinstance(chain, str) else chain[0]
-        if n <= 2 * (d + 1) or first.upper() == "HOMOTOPY":  # the path is O(n d) a step
+        if n <= 2 * (d + 1) or self._starts_with_path(X):  # the path is O(n d) a step
             self._solve(X, y)
             return
         X_factor, y_factor = _least_squares_factor(X, y)

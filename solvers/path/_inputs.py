@@ -12,6 +12,7 @@ lists it, for the algorithm to keep it in every model, like the intercept.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 from numbers import Integral, Real
 
 import numpy as np
@@ -44,9 +45,15 @@ class PathProblem:
             return column
         return self.X[:, j]
 
+    @cached_property
+    def _transposed(self):
+        """X' once, as CSR when X is sparse (the transpose of a CSC matrix is rebuilt
+        on every ``.T``)."""
+        return self.X.T.tocsr() if sp.issparse(self.X) else self.X.T
+
     def correlations(self, vectors):
         """``X' V`` for an (n, m) array V: the one O(nd) pass of each step."""
-        return np.asarray(self.X.T @ vectors)
+        return np.asarray(self._transposed @ vectors)
 
     def column_norms(self, order):
         """The ``order``-norm (1 or 2) of every column of the rescaled X."""
