@@ -392,6 +392,30 @@ class WeightedL1Penalty:
         backends = list(DEFAULT_BACKENDS[self._problem_class])
         return ["HOMOTOPY", *backends] if self._PATH_FIRST else [*backends, "HOMOTOPY"]
 
+    @classmethod
+    def lam_max(cls, X, y, weights=None):
+        """The smallest lam at which every penalised coefficient is 0: ``lams[0]`` of ``path``.
+
+        With every weight positive it is ``max_j |2 X_j'(y - mean(y))| / W_j`` for the
+        lasso (004 eq. 3) and SVM2 (eq. 7, labels mapped to -1/+1); for the 1-norm SVM
+        (eq. 6) it comes from the LP at the start of its path. Only the first
+        breakpoint of the path is computed.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        weights : array-like of shape (n_features,), optional
+            Each >= 0 or +inf (default 1).
+
+        Returns
+        -------
+        float
+        """
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PathWarning)
+            return float(cls.path(X, y, weights, max_steps=1).lams[0])
+
     def _starts_with_path(self, X):
         """Whether the chain's first backend is the exact path."""
         chain = self._chain(X)
@@ -426,11 +450,3 @@ _WS_MAX_ROUNDS = 30
 def _many_features(X):
     n, d = X.shape
     return d >= _WS_MIN_FEATURES and d > 2 * n
-
-
-def lam_max_of(path, X, y, weights=None):
-    """``lams[0]`` of ``path(X, y, weights)``: the smallest lam at which every
-    penalised coefficient is zero (the first breakpoint only is computed)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathWarning)
-        return float(path(X, y, weights, max_steps=1).lams[0])

@@ -6,7 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, WeightedL1Penalty, lam_max_of
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, WeightedL1Penalty
 from ._polish import refit_on_support
 from .certificates import lasso_certificate
 from .formulations import weighted_lasso
@@ -50,24 +50,6 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     _CLOSED_FORM_ZERO = True
     _PATH_FIRST = True
     path = staticmethod(lasso_path)
-
-    @staticmethod
-    def lam_max(X, y, weights=None):
-        """The smallest lam at which every penalised coefficient is 0 (``lams[0]`` of the path).
-
-        With every weight positive it is ``max_j |2 X_j'(y - mean(y))| / W_j``.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        weights : array-like of shape (n_features,), optional
-
-        Returns
-        -------
-        float
-        """
-        return lam_max_of(lasso_path, X, y, weights)
 
     def _build_problem(self, X, y):
         return weighted_lasso(X, y)

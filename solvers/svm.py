@@ -17,7 +17,6 @@ from ._base import (
     BinaryLinearClassifier,
     WeightedL1Penalty,
     _fingerprint,
-    lam_max_of,
 )
 from ._newton import squared_hinge_newton
 from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
@@ -397,23 +396,6 @@ class L1SVM(_WeightedL1SVM):
     _squared = False
     path = staticmethod(l1_svm_path)
 
-    @staticmethod
-    def lam_max(X, y, weights=None):
-        """The smallest lam at which every penalised coefficient is 0 (``lams[0]`` of the path).
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two classes.
-        weights : array-like of shape (n_features,), optional
-
-        Returns
-        -------
-        float
-        """
-        return lam_max_of(l1_svm_path, X, y, weights)
-
     def _build_problem(self, X, y):
         return l1_svm(X, y)
 
@@ -475,26 +457,6 @@ class SVM2(_WeightedL1SVM):
     _CLOSED_FORM_ZERO = True
     _PATH_FIRST = True
     path = staticmethod(svm2_path)
-
-    @staticmethod
-    def lam_max(X, y, weights=None):
-        """The smallest lam at which every penalised coefficient is 0 (``lams[0]`` of the path).
-
-        With every weight positive it is ``max_j |2 X_j'(y - mean(y))| / W_j`` (labels
-        mapped to -1/+1).
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two classes.
-        weights : array-like of shape (n_features,), optional
-
-        Returns
-        -------
-        float
-        """
-        return lam_max_of(svm2_path, X, y, weights)
 
     def _build_problem(self, X, y):
         return svm2(X, y)

@@ -36,6 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lu_factor, lu_solve
 
+from .._penalty import column_norms
 from ..certificates import GAP_TOLERANCE, l1_svm_certificate
 from ..exceptions import SolverError
 from ._inputs import check_path_inputs
@@ -165,9 +166,7 @@ class _ScaledData:
         return np.asarray(self.transposed @ v).ravel()
 
     def column_norms(self):
-        if sp.issparse(self.columns):
-            return np.sqrt(np.asarray(self.columns.multiply(self.columns).sum(axis=0)).ravel())
-        return np.linalg.norm(self.columns, axis=0)
+        return column_norms(self.columns)
 
 
 class _HingeHomotopy:
