@@ -26,9 +26,9 @@ def spectral_distortion(V, selection):
     float
     """
     V = check_orthonormal(V)
-    if selection.n_features != V.shape[0]:
+    if selection.n_features_in != V.shape[0]:
         raise ValueError(
-            f"selection is over {selection.n_features} features but V has {V.shape[0]} rows; "
+            f"selection is over {selection.n_features_in} features but V has {V.shape[0]} rows; "
             "pass the V of the data the selection was computed on."
         )
     B = V[selection.indices].T * selection.scales

@@ -21,16 +21,18 @@ class Selection:
     Parameters
     ----------
     indices : array of int, shape (r,)
-        Distinct feature indices in ``[0, n_features)``, in the order picked.
+        Distinct feature indices in ``[0, n_features_in)``, in the order picked.
     scales : array of float, shape (r,)
         Non-negative rescaling factor of each picked feature (the diagonal of D).
-    n_features : int
-        Number of features d of the data the selection was computed on.
+    n_features_in : int
+        Number of features d of the data the selection was computed on (named
+        as scikit-learn names the input's width, so that it is not confused with
+        a selector's ``n_features``, the number of features to keep).
     """
 
     indices: np.ndarray
     scales: np.ndarray
-    n_features: int
+    n_features_in: int
 
     def __post_init__(self):
         indices = np.asarray(self.indices)
@@ -38,14 +40,14 @@ class Selection:
             raise TypeError(f"indices must be a 1-D integer array; got {indices!r}.")
         indices = indices.astype(np.intp, copy=True)
         scales = np.array(self.scales, dtype=np.float64, copy=True).reshape(-1)
-        d = int(self.n_features)
+        d = int(self.n_features_in)
         if scales.shape != indices.shape:
             raise ValueError(
                 f"scales has shape {scales.shape} but indices has shape {indices.shape}; "
                 "give one scale per index."
             )
         if indices.size and (indices.min() < 0 or indices.max() >= d):
-            raise ValueError(f"indices must lie in [0, n_features={d}); got {indices}.")
+            raise ValueError(f"indices must lie in [0, n_features_in={d}); got {indices}.")
         if np.unique(indices).size != indices.size:
             raise ValueError("indices must be distinct; merge repeated picks into one scale.")
         if not np.all(np.isfinite(scales)) or np.any(scales < 0):
@@ -54,7 +56,7 @@ class Selection:
         scales.flags.writeable = False
         object.__setattr__(self, "indices", indices)
         object.__setattr__(self, "scales", scales)
-        object.__setattr__(self, "n_features", d)
+        object.__setattr__(self, "n_features_in", d)
 
     @property
     def n_selected(self):
@@ -67,10 +69,10 @@ class Selection:
         Dense input gives a dense array, CSR/CSC input a sparse matrix of the
         same format.
         """
-        if X.shape[1] != self.n_features:
+        if X.shape[1] != self.n_features_in:
             raise ValueError(
                 f"X has {X.shape[1]} features but the selection was computed on "
-                f"{self.n_features}; pass data with the same columns."
+                f"{self.n_features_in}; pass data with the same columns."
             )
         if sp.issparse(X):
             fmt = X.format if X.format in ("csr", "csc") else "csr"
@@ -81,17 +83,17 @@ class Selection:
         """Return the d x r sampling-and-rescaling matrix R (CSC) with ``X @ R == apply(X)``."""
         r = self.indices.size
         return sp.csc_matrix(
-            (self.scales, (self.indices, np.arange(r))), shape=(self.n_features, r)
+            (self.scales, (self.indices, np.arange(r))), shape=(self.n_features_in, r)
         )
 
     def support(self):
         """Return a boolean mask of length d, True for the selected features."""
-        mask = np.zeros(self.n_features, dtype=bool)
+        mask = np.zeros(self.n_features_in, dtype=bool)
         mask[self.indices] = True
         return mask
 
     @classmethod
-    def from_picks(cls, picks, weights, n_features, *, factors=None):
+    def from_picks(cls, picks, weights, n_features_in, *, factors=None):
         """Build a Selection from picks with repeats, merging repeated picks.
 
         A feature picked c times with squared scales w_1..w_c appears once, in
@@ -107,9 +109,9 @@ class Selection:
             Picked feature indices, possibly repeated, in order.
         weights : array of float, shape (m,)
             The squared scale of each pick (the diagonal of D^2).
-        n_features : int
+        n_features_in : int
             Number of features d.
-        factors : array of float, shape (n_features,), optional
+        factors : array of float, shape (n_features_in,), optional
             Multiplies each merged scale; None means all ones.
         """
         picks = np.asarray(picks, dtype=np.intp)
@@ -120,4 +122,4 @@ class Selection:
         indices, scales = uniq[order], np.sqrt(merged[order])
         if factors is not None:
             scales *= np.asarray(factors, dtype=np.float64)[indices]
-        return cls(indices, scales, n_features)
+        return cls(indices, scales, n_features_in)

@@ -91,7 +91,7 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
         s = self.selection_
         inv = np.divide(1.0, s.scales, out=np.zeros_like(s.scales), where=s.scales > 0)
         back = sp.csr_matrix(
-            (inv, (np.arange(s.n_selected), s.indices)), shape=(s.n_selected, s.n_features)
+            (inv, (np.arange(s.n_selected), s.indices)), shape=(s.n_selected, s.n_features_in)
         )
         out = X @ back
         return out.asformat(X.format) if sp.issparse(X) else np.asarray(out)

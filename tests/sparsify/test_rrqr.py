@@ -27,7 +27,7 @@ def test_rrqr_matches_scipy_pivot_order(shape):
     for r in sorted({1, max(1, d // 2), d}):
         sel = rrqr(X, r)
         assert isinstance(sel, Selection)
-        assert sel.n_features == d
+        assert sel.n_features_in == d
         # past the rank, pivots are chosen among round-off residuals (LAPACK's too)
         np.testing.assert_array_equal(sel.indices[:rank], piv[: min(r, rank)])
         np.testing.assert_array_equal(sel.scales, np.ones(r))
