@@ -25,7 +25,14 @@ from .certificates import ridge_certificate
 from .exceptions import SolverError
 from .formulations import ridge, rlsc
 
-__all__ = ["RLSC", "RidgeRegression", "ridge_closed_form", "ridge_with_intercept"]
+__all__ = [
+    "RLSC",
+    "RidgeRegression",
+    "SplitGram",
+    "dominant_columns",
+    "ridge_closed_form",
+    "ridge_with_intercept",
+]
 
 #: The name of the closed form, as a value of ``solver`` and as ``backend_``.
 CLOSED_FORM = "svd"
@@ -56,8 +63,9 @@ def _cholesky_route(X, y, lam, mean=None, dual=True):
     unchanged and makes the matrix definite when lam = 0.
 
     The normal equations are invariant to column scaling (Cholesky is invariant to
-    symmetric diagonal scaling), but square the condition number of X, and the dual
-    ``beta = X'x`` loses the columns of a much smaller scale than the largest: the
+    symmetric diagonal scaling), but square the condition number of X. ``XX'`` is not:
+    a column that dwarfs the others (a Unix timestamp) would swamp them when it is
+    rounded, so when d > n such columns are kept out of it (:class:`SplitGram`). The
     certificate decides whether the answer is kept.
 
     Returns
@@ -89,13 +97,162 @@ def _cholesky_route(X, y, lam, mean=None, dual=True):
         if lam > 0:
             factor = _cholesky(_add_to_diagonal(gram, np.diag(gram) == 0))
         return times(sla.cho_solve(factor, beta, check_finite=False)), beta
-    gram = _add_to_diagonal(_dense(X @ X.T), lam)
-    if mean is not None:
+    if mean is None:
+        split = SplitGram(X)
+        if split.split:  # a dominant column: kept out of XX' (Woodbury)
+            x, g = split.solve(np.arange(n), y, lam)
+            return x, split.refine(y, split.coef(x, g)[0], lam)
+        gram = _add_to_diagonal(split.gram, lam)
+    else:
+        gram = _add_to_diagonal(_dense(X @ X.T), lam)
         k = np.asarray(X @ mean).ravel()  # K 1 / n
         gram -= k[:, None] + k[None, :] - mean @ mean
         gram += (np.trace(gram) / n or 1.0) / n  # the 11' c / n term, c = mean pivot
     x = sla.cho_solve(_cholesky(gram), y, check_finite=False)
     return x, np.asarray(X.T @ x).ravel() - shift * x.sum()
+
+
+#: A column is split off the Gram matrix XX' when its squared norm is at least this many
+#: times the total squared norm of the columns smaller than it (a Unix timestamp beside
+#: unit columns): its rounding in XX' would swamp their contribution.
+_DOMINANCE = 1e4
+#: At most this many columns are split off; with more, the Gram matrix is used whole.
+_MAX_DOMINANT = 64
+
+
+def dominant_columns(X):
+    """The columns of X whose squared norms dwarf those of all smaller columns together.
+
+    With the squared column norms sorted, ``q_1 >= q_2 >= ...``, and ``T_k`` the sum
+    after ``q_k``, the dominant columns are the first k for the largest k with
+    ``T_k > 0`` and ``q_k >= 1e4 T_k`` (none when there is no such k or it exceeds 64).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, d)
+
+    Returns
+    -------
+    ndarray of int
+        Their indices, largest norm first (empty when no column dominates).
+    """
+    norms = column_norms(X)
+    order = np.argsort(-norms, kind="stable")
+    squares = norms[order] ** 2
+    tails = np.concatenate((np.cumsum(squares[::-1])[::-1][1:], [0.0]))
+    hits = np.flatnonzero((tails > 0) & (squares >= _DOMINANCE * tails))
+    if hits.size == 0 or hits[-1] >= _MAX_DOMINANT:
+        return np.zeros(0, dtype=int)
+    return order[: hits[-1] + 1]
+
+
+class SplitGram:
+    """Ridge in the sample space with the dominant columns of X kept out of the Gram matrix.
+
+    ``min_{b, g} ||t - X_R b_R - U g||^2 + lam (||b_R||^2 + sum_k rho_k g_k^2)`` over the
+    rows S, where R are the columns of X that are not dominant
+    (:func:`dominant_columns`), ``U = X_L / s_L`` the dominant ones scaled to unit norm
+    (``g = s_L b_L``, so ``rho = 1 / s_L^2``) and, with ``intercept``, a column of ones
+    first (``rho = 0``: unpenalised). For fixed g the minimiser is ``b_R = X_R'x`` with
+    ``x = M (t - U g)``, ``M = (K_SS + lam I)^-1`` and ``K = X_R X_R'``; g solves the
+    small system ``(U_S'M U_S + diag(rho)) g = U_S'M t`` (the Woodbury identity on the
+    full Gram matrix ``K + U diag(s^2) U'``, 000 eq. (2)). Every matrix formed is well
+    scaled: K holds no dominant column, U has unit columns. Sparse X is never
+    densified (only the n x n K and the n x |L| U are dense).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, d)
+    intercept : bool
+        Add an unpenalised column of ones to U.
+
+    Attributes
+    ----------
+    gram : ndarray of shape (n, n)
+        ``K = X_R X_R'``.
+    U : ndarray of shape (n, |L| (+ 1))
+    rho : ndarray
+        Penalty of each column of U relative to lam.
+    """
+
+    def __init__(self, X, *, intercept=False):
+        n, d = X.shape
+        self._dominant = dominant_columns(X)
+        self._rest = np.setdiff1d(np.arange(d), self._dominant)
+        self._X = X
+        self._X_rest = X if self._dominant.size == 0 else X[:, self._rest]
+        self.gram = _dense(self._X_rest @ self._X_rest.T)
+        self._scales = column_norms(X[:, self._dominant])
+        U = _dense(X[:, self._dominant]) / self._scales
+        rho = 1.0 / self._scales**2
+        if intercept:
+            U, rho = np.column_stack((np.ones(n), U)), np.concatenate(([0.0], rho))
+        self.U, self.rho, self._intercept = U, rho, intercept
+
+    @property
+    def split(self):
+        """Whether any column was split off."""
+        return self._dominant.size > 0
+
+    def solve(self, rows, t, lam):
+        """``(x_S, g)`` of the problem on the rows S (indices), targets ``t`` (length |S|).
+
+        Raises
+        ------
+        numpy.linalg.LinAlgError
+            When ``K_SS + lam I`` is not numerically positive definite.
+        """
+        factor = _cholesky(_add_to_diagonal(self.gram[np.ix_(rows, rows)], lam))
+        U = self.U[rows]
+        MU = sla.cho_solve(factor, U, check_finite=False)
+        Mt = sla.cho_solve(factor, t, check_finite=False)
+        if U.shape[1] == 0:
+            return Mt, np.zeros(0)
+        system = U.T @ MU + np.diag(self.rho)
+        g = sla.lstsq(system, U.T @ Mt, check_finite=False)[0]
+        return Mt - MU @ g, g
+
+    def fitted(self, x, g):
+        """``X_R X_R'x + U g`` for a dual vector x over all n rows."""
+        return self.gram @ x + self.U @ g
+
+    def penalty(self, x, g):
+        """``||b_R||^2 + sum_k rho_k g_k^2`` with ``b_R = X_R'x``."""
+        return float(x @ (self.gram @ x) + self.rho @ g**2)
+
+    def refine(self, t, beta, lam):
+        """One Newton step on the dominant coefficients of a ridge solution (no intercept).
+
+        ``b_L`` is the better part of float64's precision away from its exact value:
+        for a column at 1e12, one unit in its last place moves ``||X_L'r - lam b_L||``
+        by 1e24 ulps, which the certificate sees. With ``b_R`` fixed, the residual is
+        formed in extended precision (``numpy.longdouble``) and ``b_L`` minimises the
+        objective exactly: ``(X_L'X_L + lam I) step = X_L'r - lam b_L``, solved with the
+        unit columns U.
+
+        Returns
+        -------
+        ndarray of shape (d,)
+        """
+        L, scales = self._dominant, self._scales
+        wide = np.longdouble
+        X = self._X.astype(wide)
+        residual = t.astype(wide) - np.asarray(X @ beta.astype(wide)).ravel()
+        gradient = np.asarray(X[:, L].T @ residual).ravel() - lam * beta[L].astype(wide)
+        U = self.U[:, 1:] if self._intercept else self.U
+        system = U.T @ U + lam * np.diag(1.0 / scales**2)
+        step = sla.lstsq(system, np.asarray(gradient / scales, dtype=float))[0] / scales
+        refined = beta.copy()
+        refined[L] += step
+        return refined
+
+    def coef(self, x, g):
+        """The coefficients b of every column of X (and the intercept, 0 without one)."""
+        beta = np.empty(self._rest.size + self._dominant.size)
+        beta[self._rest] = np.asarray(self._X_rest.T @ x).ravel()
+        offset = 1 if self._intercept else 0
+        beta[self._dominant] = g[offset:] / self._scales
+        return beta, float(g[0]) if self._intercept else 0.0
 
 
 def _augmented_least_squares(A, y, lam):
