@@ -75,10 +75,11 @@ class CvxpyEstimator(BaseEstimator):
             for k, v in self.get_params(deep=False).items()
             if k not in self._dpp_params and k not in ("solver", "solver_options")
         }
-        key = (_fingerprint(X, y), repr(sorted(structure.items())))
         built = {}
 
         def problem():
+            # The data's digest is an O(n d) pass: only taken when a CVXPY backend runs.
+            key = (_fingerprint(X, y), repr(sorted(structure.items())))
             cached = self.__dict__.get("_problem")
             if cached is None or self.__dict__.get("_problem_key") != key:
                 cached = self._build_problem(X, y)

@@ -57,4 +57,5 @@ def column_norms(X):
     """Euclidean norm of every column of a dense or sparse X, shape (n_features,)."""
     if sp.issparse(X):
         return np.sqrt(np.asarray(X.multiply(X).sum(axis=0)).ravel())
-    return np.linalg.norm(X, axis=0)
+    X = np.asarray(X)
+    return np.sqrt(np.einsum("ij,ij->j", X, X))

@@ -78,18 +78,18 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     def _solve_all(self, X, y):
         """With n > 2 (d + 1), the formulation on a factor of the centred Gram matrix.
 
-        ``[Xc, yc] = Q R`` (QR of the centred data; for sparse X a square root of its
-        (d + 1) x (d + 1) Gram matrix) gives ``||yc - Xc b||^2 = ||r - R_X b||^2``.
-        :func:`solvers.formulations.weighted_lasso` is solved on the 2 (d + 1) rows
-        ``[R_X; -R_X] / sqrt(2)`` with targets ``[r; -r] / sqrt(2)``, whose column means
-        are 0, so that its intercept is 0 and its objective is the centred one; then
-        ``b0 = mean(y - X b)``. The answer is certified on the full data; if rounding in
-        the factor spoils it, the formulation is solved on the full data instead. When
-        the chain starts with the exact path (the default), the path runs on the full
-        data: each of its steps is one O(n d) pass, cheaper than the factorisation.
+        A square root R of the (d + 1) x (d + 1) Gram matrix of the centred data
+        ``[Xc, yc]`` gives ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b.
+        :func:`solvers.formulations.weighted_lasso` (or the exact path, which heads the
+        default chain) is solved on the 2 (d + 1) rows ``[R_X; -R_X] / sqrt(2)`` with
+        targets ``[r; -r] / sqrt(2)``, whose column means are 0, so that its intercept
+        is 0 and its objective is the centred one; then ``b0 = mean(y - X b)``. One
+        O(n d^2) product replaces an O(n d) pass at every step of the path or every
+        iteration of a backend. The answer is certified on the full data; if rounding
+        in the factor spoils it, the formulation is solved on the full data instead.
         """
         n, d = X.shape
-        if n <= 2 * (d + 1) or self._starts_with_path(X):  # the path is O(n d) a step
+        if n <= 2 * (d + 1):
             self._solve(X, y)
             return
         X_factor, y_factor = _least_squares_factor(X, y)
@@ -168,6 +168,9 @@ class AdaptiveLasso(WeightedLasso):
 def _least_squares_factor(X, y):
     """Rows ``[R_X; -R_X] / sqrt(2)`` and targets ``[r; -r] / sqrt(2)``, R of the centred [X, y].
 
+    ``R = sqrt(Lambda) Q'`` from the eigendecomposition ``Q Lambda Q'`` of the Gram
+    matrix of the centred ``[X, y]`` (dense X is centred before the product; sparse X
+    is not densified: its means are subtracted from the Gram matrix), so that
     ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b; stacking the factor with its
     negative makes every column mean 0, so an intercept fitted to these rows is 0.
     """
@@ -177,10 +180,11 @@ def _least_squares_factor(X, y):
         stacked = sp.hstack((X, sp.csr_matrix(y[:, None]))).tocsc()
         centre = np.append(means, y.mean())
         gram = (stacked.T @ stacked).toarray() - X.shape[0] * np.outer(centre, centre)
-        values, vectors = np.linalg.eigh(gram)
-        R = np.sqrt(np.maximum(values, 0.0))[:, None] * vectors.T
     else:
-        centred = np.column_stack((X - X.mean(axis=0), y - y.mean()))
-        R = np.linalg.qr(centred, mode="r")
-    R = R / np.sqrt(2.0)
+        centred = np.empty((X.shape[0], X.shape[1] + 1))
+        np.subtract(X, X.mean(axis=0), out=centred[:, :-1])
+        np.subtract(y, y.mean(), out=centred[:, -1])
+        gram = centred.T @ centred
+    values, vectors = np.linalg.eigh(gram)
+    R = np.sqrt(np.maximum(values, 0.0) / 2.0)[:, None] * vectors.T
     return np.vstack((R[:, :-1], -R[:, :-1])), np.concatenate((R[:, -1], -R[:, -1]))
