@@ -1,0 +1,904 @@
+r"""The papers' guarantees, measured on your data: certificates you can assert in tests.
+
+Each ``check_*`` function solves the model on all features and on a selection
+(``X R``), measures what the theorem needs, and returns a :class:`Report`:
+``full`` (the quantity on all features), ``selected`` (on the selection), ``bound``
+(the theorem's bound, from ``full`` and ``eps``), ``eps``, ``holds`` (whether
+``selected`` meets ``bound``) and which theorem and form were used.
+
+- :func:`check_margin`: 001 Theorems 1 and 2, ``gamma~^2 >= (1 - eps) gamma^2``
+  (hard margin; on data that are not separable, the soft-margin dual objective
+  ``Z~ <= Z / (1 - eps)``, which the same proof gives);
+- :func:`check_radius`: 001 Theorem 2, ``B~^2 <= (1 + eps) B^2`` for the radius of
+  the minimum enclosing ball;
+- :func:`rlsc_bound`: 000 Theorem 1 (additive, lam = 0 and lam > 0) and Theorem 2
+  (relative) for RLSC's decision values ``f(q)`` at test points q;
+- :func:`check_spectral`: 000 Lemma 1, the eigenvalues of ``V'R R'V``.
+
+With ``eps=None`` the selection's *measured* spectral distortion
+``||I - V'R R'V||_2`` (on the subspace the theorem's proof needs) gives eps, so a
+report is a certificate of the theorem on this data, not a promise. With an eps
+given, the report says whether the selection delivers that accuracy.
+
+Every solve goes through a certified estimator (:class:`solvers.SVMDual`,
+:class:`solvers.RLSC`); the minimum enclosing ball is certified by its own duality
+gap (:func:`enclosing_ball`). Comparisons allow for the certified accuracy of each
+optimum: ``holds`` is False only when the inequality fails for every value within
+the certified brackets (or, for RLSC's closed form, by more than rounding).
+"""
+
+import math
+import types
+from dataclasses import dataclass, field
+from numbers import Real
+
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from sparsify import Selection, spectral_distortion
+from sparsify._svd import right_singular_vectors
+from sparsify._validation import check_orthonormal, check_X
+from sparsify.theory import bss_features, leverage_features
+
+from ._backends import solve_with_fallback
+from .certificates import GAP_TOLERANCE, _certificate
+from .exceptions import SolverError
+from .formulations import gram
+from .ridge import RLSC
+from .svm import SVMDual
+
+__all__ = [
+    "Report",
+    "Margin",
+    "margin",
+    "enclosing_ball",
+    "check_margin",
+    "check_radius",
+    "rlsc_bound",
+    "check_spectral",
+    "required_features",
+    "THEOREMS",
+]
+
+#: C of the soft-margin SVM when ``C=None`` and the data are not separable (the
+#: value of 001's experiments, LIBSVM with C = 1).
+DEFAULT_C = 1.0
+# Relative rounding allowed on RLSC's closed-form decision values.
+_RLSC_RTOL = 1e-8
+# A test point whose component outside the training subspace is below this fraction
+# of its norm lies in the subspace (000 Theorem 2).
+_IN_SUBSPACE_RTOL = 1e-9
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Report:
+    """The outcome of one guarantee check on one selection.
+
+    Attributes
+    ----------
+    theorem : str
+        The theorem checked, e.g. ``"001 Theorem 2"``.
+    form : str
+        Which form of it: ``"hard margin"``, ``"soft-margin dual objective (C=1)"``,
+        ``"enclosing-ball radius"``, ``"additive, lam > 0"``, ...
+    quantity : str
+        What ``full`` and ``selected`` measure, e.g. ``"gamma^2 = 1/||w||^2"``.
+    relation : str
+        The inequality checked, e.g. ``"selected >= bound"`` or
+        ``"|selected - full| <= bound"``.
+    full : float or ndarray
+        The quantity with all features.
+    selected : float or ndarray
+        The quantity with the selected, rescaled features ``X R``.
+    bound : float or ndarray
+        The theorem's bound on ``selected``, computed from ``full`` and ``eps``.
+    eps : float
+        The accuracy the bound uses: the one given, or the one the measured
+        distortion certifies.
+    holds : bool
+        Whether ``selected`` meets ``bound`` (within the certified accuracy of the
+        solves).
+    distortion : float
+        The measured ``||I - V'R R'V||_2`` on the subspace the theorem needs.
+    details : mapping
+        Further numbers the bound uses (C, condition number, ...).
+    """
+
+    theorem: str
+    form: str
+    quantity: str
+    relation: str
+    full: object
+    selected: object
+    bound: object
+    eps: float
+    holds: bool
+    distortion: float
+    details: types.MappingProxyType = field(default_factory=lambda: types.MappingProxyType({}))
+
+    def __bool__(self):
+        return self.holds
+
+    def __repr__(self):
+        lines = [
+            f"Report({self.theorem}, {self.form}: {self.relation} "
+            f"{'holds' if self.holds else 'FAILS'}",
+            f"  quantity   = {self.quantity}",
+            f"  full       = {_fmt(self.full)}",
+            f"  selected   = {_fmt(self.selected)}",
+            f"  bound      = {_fmt(self.bound)}",
+            f"  eps        = {self.eps:.4g}",
+            f"  distortion = {self.distortion:.4g} (measured ||I - V'RR'V||_2)",
+        ]
+        lines += [f"  {k:<10} = {_fmt(v)}" for k, v in self.details.items()]
+        lines.append(f"  holds      = {self.holds})")
+        return "\n".join(lines)
+
+
+def _fmt(value):
+    if isinstance(value, np.ndarray) and value.size > 1:
+        shown = np.array2string(value[:6], precision=4, separator=", ")
+        return f"{shown[:-1]}, ...] ({value.size} values)" if value.size > 6 else shown
+    if isinstance(value, float | np.floating):
+        return f"{float(value):.6g}"
+    return repr(value)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Margin:
+    """The SVM margin of (X, y): hard on separable data, else the soft-margin dual objective.
+
+    Attributes
+    ----------
+    form : {"hard", "soft"}
+        ``"hard"``: the data are separable and ``value`` is the geometric margin
+        ``gamma = 1/||w||`` of the hard-margin SVM (001 sec. 2). ``"soft"``: ``value``
+        is the optimal value Z of the dual (001 eq. 2) with box constraint ``C``.
+    value : float
+        gamma (hard) or Z (soft).
+    objective : float
+        Z, the dual optimum (for the hard margin ``Z = ||w||^2 / 2 = 1 / (2 gamma^2)``).
+    objective_bounds : tuple of float
+        ``(lower, upper)``: the certified bracket of Z (the dual value at ``alpha``
+        and the primal value at ``(coef, intercept)``).
+    C : float
+        The box constraint solved with (for the hard margin, a C above every
+        multiplier, so that the soft-margin solution is the hard-margin one).
+    coef, intercept, alpha, support
+        The solution: ``w``, ``b``, the dual variables and the support-vector indices.
+    """
+
+    form: str
+    value: float
+    objective: float
+    objective_bounds: tuple
+    C: float
+    coef: np.ndarray
+    intercept: float
+    alpha: np.ndarray
+    support: np.ndarray
+
+    def __repr__(self):
+        what = "gamma = 1/||w||" if self.form == "hard" else f"dual objective Z, C={self.C:g}"
+        return (
+            f"Margin(form={self.form!r}, value={self.value:.6g} ({what}), "
+            f"n_support={self.support.size})"
+        )
+
+
+# -- input checks -----------------------------------------------------------------
+
+
+def _check_labels(y, n):
+    """Labels as a +-1 float array (the larger class value is +1); errors name y."""
+    if y is None:
+        raise ValueError("y is None; pass the labels, one per row of X.")
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must have shape ({n},), one label per row of X; got {y.shape}.")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or inf; give every sample a finite label.")
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(
+            f"y must hold exactly two classes for an SVM margin; got {classes.size} "
+            f"class(es): {classes[:10]}."
+        )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+def _check_C(C):
+    if C is None:
+        return None
+    if isinstance(C, bool) or not isinstance(C, Real):
+        raise TypeError(f"C must be a positive number or None; got {C!r}.")
+    if not C > 0:
+        raise ValueError(
+            f"C must be > 0 (np.inf for the hard margin, None to choose); got C={C}."
+        )
+    return float(C)
+
+
+def _check_eps(eps, *, high=None):
+    if eps is None:
+        return None
+    if isinstance(eps, bool) or not isinstance(eps, Real):
+        raise TypeError(f"eps must be a number or None; got {eps!r}.")
+    if not (eps >= 0 and math.isfinite(eps)) or (high is not None and eps > high):
+        within = f"[0, {high}]" if high is not None else "[0, inf)"
+        raise ValueError(
+            f"eps must lie in {within}, or be None to use the measured distortion; got {eps}."
+        )
+    return float(eps)
+
+
+def _check_selection(selection, d):
+    if not isinstance(selection, Selection):
+        raise TypeError(
+            f"selection must be a sparsify.Selection; got {type(selection).__name__}. "
+            "Selectors give one as .selection_."
+        )
+    if selection.n_features_in != d:
+        raise ValueError(
+            f"selection is over {selection.n_features_in} features but X has {d}; pass "
+            "the selection computed on data with the same columns."
+        )
+    return selection
+
+
+def _distortion(X, selection):
+    """``||I - V'R R'V||_2`` with V the right singular vectors of X (all of its rank)."""
+    V, _ = right_singular_vectors(X)
+    return spectral_distortion(V, selection)
+
+
+# -- the SVM margin (001) -----------------------------------------------------------
+
+
+def _separating_hyperplane(X, y):
+    """A (w, b) with ``y_i (x_i'w + b) >= 1`` of least 1-norm (an LP), or None if none exists."""
+    n, d = X.shape
+    YX = sp.csr_matrix(X).multiply(y[:, None]) if sp.issparse(X) else X * y[:, None]
+    A = sp.hstack([-sp.csr_matrix(YX), sp.csr_matrix(YX), -y[:, None]], format="csr")
+    cost = np.concatenate([np.ones(2 * d), [0.0]])
+    bounds = [(0, None)] * (2 * d) + [(None, None)]
+    result = linprog(cost, A_ub=A, b_ub=-np.ones(n), bounds=bounds, method="highs")
+    if result.status == 2:
+        return None
+    if result.status != 0:
+        raise SolverError(f"the separability LP (HiGHS) failed: {result.message}")
+    w = result.x[:d] - result.x[d : 2 * d]
+    return w, result.x[-1]
+
+
+def _solve_svm(X, y, C):
+    """SVMDual at C; returns the fitted estimator and the certified bracket of Z."""
+    svm = SVMDual(C=C).fit(X, y)
+    cert = svm.certificate_
+    return svm, (min(cert.dual, cert.primal), max(cert.dual, cert.primal))
+
+
+def margin(X, y, C=None):
+    """The SVM margin: the hard margin on separable data, the soft-margin dual otherwise.
+
+    With ``C=None``, an LP decides whether (X, y) is separable. If it is, the hard
+    margin ``gamma = 1/||w||`` (001 sec. 2) is computed with :class:`SVMDual` at a
+    C above every multiplier (``C = 2 ||w_0||^2`` for the LP's separating ``w_0``:
+    the hard-margin optimum has ``sum_i a_i = ||w*||^2 <= ||w_0||^2``), so the
+    certified soft-margin solution is the hard-margin one. If it is not, the
+    soft-margin dual (001 eq. 2) is solved with ``C = DEFAULT_C`` (1.0, as in 001's
+    experiments) and its optimal value Z is returned. With ``C=np.inf`` the hard
+    margin is required; with a finite C the soft-margin dual at that C is used.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,)
+        Two classes (any two values; the larger is +1).
+    C : float > 0, np.inf or None
+
+    Returns
+    -------
+    Margin
+        ``form`` says which was computed; ``value`` is gamma (hard) or Z (soft).
+
+    Raises
+    ------
+    ValueError
+        One class, NaN in X, C <= 0, or ``C=np.inf`` on data that are not separable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from solvers.guarantees import margin
+    >>> m = margin(np.array([[-1.0, 0.0], [1.0, 0.0]]), np.array([-1, 1]))
+    >>> m.form, round(m.value, 6)
+    ('hard', 1.0)
+    """
+    X = check_X(X, name="X")
+    y = _check_labels(y, X.shape[0])
+    C = _check_C(C)
+    return _margin(X, y, C)
+
+
+def _margin(X, y, C):
+    form = "soft"
+    if C is None or C == np.inf:
+        separating = _separating_hyperplane(X, y)
+        if separating is None and C == np.inf:
+            raise ValueError(
+                "C=np.inf asks for the hard margin, but the data are not linearly "
+                "separable; give a finite C for the soft-margin dual."
+            )
+        if separating is None:
+            C = DEFAULT_C
+        else:
+            form = "hard"
+            C = 2.0 * max(float(separating[0] @ separating[0]), np.finfo(float).tiny) + 1.0
+    svm, bounds = _solve_svm(X, y, C)
+    if form == "hard" and svm.alpha_.max() >= C:  # cannot happen at an exact optimum
+        raise SolverError(f"the hard-margin solve put a multiplier at its bound C={C:g}.")
+    objective = float(svm.objective_)
+    value = float(svm.margin_) if form == "hard" else objective
+    return Margin(
+        form=form,
+        value=value,
+        objective=objective,
+        objective_bounds=bounds,
+        C=float(C),
+        coef=svm.coef_,
+        intercept=float(svm.intercept_),
+        alpha=svm.alpha_,
+        support=np.asarray(svm.support_),
+    )
+
+
+def _selected_objective_bounds(X, y, form, C):
+    """Bracket of the selected problem's dual optimum Z~; (inf, inf) when a hard margin is 0."""
+    if form == "hard":
+        if _separating_hyperplane(X, y) is None:
+            return (np.inf, np.inf)  # not separable: margin 0, the dual is unbounded
+        return _margin(X, y, np.inf).objective_bounds
+    return _solve_svm(X, y, C)[1]
+
+
+def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
+    r"""Check 001's margin guarantee, ``gamma~^2 >= (1 - eps) gamma^2``, on a selection.
+
+    001 Theorem 2 (unsupervised, ``supervised=False``): the SVM on all of (X, y)
+    against the SVM on ``(X R, y)``, with the distortion measured on V, the right
+    singular vectors of X (all ``rank(X)`` of them). 001 Theorem 1
+    (``supervised=True``): the SVM is first solved on (X, y); then both margins are
+    those of the support vectors only, ``(X_sv, y_sv)`` and ``(X_sv R, y_sv)``, and V
+    is that of ``X_sv`` (the selection is meant to be computed on ``X_sv``, e.g. by
+    :class:`solvers.SupportVectorSelector`).
+
+    What eps means: the proof of Theorem 1 shows, with ``E = V'V - V'R R'V``,
+    ``gamma~^2 >= (1 - ||E|| / (1 - ||E||)) gamma^2``; BSS with ``r = 36 p / eps^2``
+    gives ``||E|| <= eps / 2`` and hence ``||E|| / (1 - ||E||) <= eps``. With
+    ``eps=None`` the measured ``||E||`` gives ``eps = ||E|| / (1 - ||E||)`` (inf
+    when ``||E|| >= 1``: no guarantee).
+
+    Forms (``Report.form``): on separable data (C None or inf) the hard margin,
+    ``full = gamma^2``, ``selected = gamma~^2`` (0 when X R is not separable),
+    ``bound = (1 - eps) gamma^2``. Otherwise the soft-margin dual objective Z of
+    001 eq. (2) at C (``C=None``: 1.0): the proof's eq. (11) holds for any C, and with
+    ``||w~||^2 <= 2 Z~`` it gives ``Z >= (1 - eps) Z~``, so ``full = Z``,
+    ``selected = Z~`` and ``bound = Z / (1 - eps)`` (``selected <= bound``). For
+    separable data the two are the same statement, as ``gamma^2 = 1 / (2 Z)``.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    y : array of shape (n,)
+        Two classes.
+    selection : sparsify.Selection
+        Over the d features of X.
+    eps : float >= 0 or None
+        The accuracy to check; None uses the measured distortion.
+    C : float > 0, np.inf or None
+        As in :func:`margin`.
+    supervised : bool, default=False
+        Theorem 1 (support vectors) instead of Theorem 2 (all data).
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad X, y, selection, eps or C; the message names the argument.
+
+    See Also
+    --------
+    solvers.testing.assert_margin_preserved : the same, as an assertion.
+    """
+    X = check_X(X, name="X")
+    y = _check_labels(y, X.shape[0])
+    selection = _check_selection(selection, X.shape[1])
+    eps = _check_eps(eps)
+    C = _check_C(C)
+    full = _margin(X, y, C)
+    theorem = "001 Theorem 2"
+    if supervised:
+        theorem = "001 Theorem 1"
+        X, y = X[full.support], y[full.support]
+        full = _margin(X, y, full.C if full.form == "soft" else np.inf)
+    distortion = _distortion(X, selection)
+    if eps is None:
+        eps = distortion / (1.0 - distortion) if distortion < 1 else np.inf
+    z_low, z_high = full.objective_bounds
+    sel_low, sel_high = _selected_objective_bounds(selection.apply(X), y, full.form, full.C)
+    details = {"C": full.C, "n_samples": X.shape[0], "n_selected": selection.n_selected}
+    if full.form == "hard":
+        value = 1.0 / (2.0 * full.objective)
+        selected = 0.0 if sel_low == np.inf else 1.0 / (sel_low + sel_high)
+        bound = (1.0 - eps) * value
+        # Optimistic ends of the brackets: gamma~^2 at its largest, gamma^2 at its smallest.
+        holds = bool(1.0 / (2.0 * sel_low) >= (1.0 - eps) / (2.0 * z_high) or eps >= 1)
+        form, quantity, relation = "hard margin", "gamma^2 = 1/||w||^2", "selected >= bound"
+        details.pop("C")
+    else:
+        value = full.objective
+        selected = 0.5 * (sel_low + sel_high)
+        bound = value / (1.0 - eps) if eps < 1 else np.inf
+        holds = bool(eps >= 1 or sel_low * (1.0 - eps) <= z_high)
+        form = f"soft-margin dual objective (C={full.C:g})"
+        quantity, relation = "Z, the optimum of 001 eq. (2)", "selected <= bound"
+    return Report(
+        theorem=theorem,
+        form=form,
+        quantity=quantity,
+        relation=relation,
+        full=float(value),
+        selected=float(selected),
+        bound=float(bound),
+        eps=float(eps),
+        holds=holds,
+        distortion=float(distortion),
+        details=types.MappingProxyType(details),
+    )
+
+
+# -- the minimum enclosing ball (001 Theorem 2) ------------------------------------
+
+
+def _row_norms_squared(X):
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", X, X)
+
+
+def _ball_dual(X):
+    r"""The dual of the minimum enclosing ball, n variables (the Gram form).
+
+    .. math::
+
+        \max_{\lambda \ge 0,\, 1'\lambda = 1}\; \sum_i \lambda_i \|x_i\|^2 - \|X'\lambda\|^2
+
+    whose value is ``B^2`` and whose solution gives the center ``c = X'lambda``. The
+    quadratic term is ``quad_form`` of the n x n Gram matrix when n <= d and
+    ``sum_squares(X'lambda)`` otherwise; a sparse X is never densified.
+    """
+    n, d = X.shape
+    lam = cp.Variable(n, name="lam", nonneg=True)
+    if n <= d:
+        quad = cp.quad_form(lam, gram(X), assume_PSD=True)
+    else:
+        quad = cp.sum_squares(X.T @ lam)
+    objective = _row_norms_squared(X) @ lam - quad
+    return cp.Problem(cp.Maximize(objective), [cp.sum(lam) == 1])
+
+
+def _ball_certificate(X, sq, lam):
+    """Gap of the center ``X'lam``: ``max_i ||x_i - c||^2`` against the dual value at lam."""
+    lam = np.clip(lam, 0.0, None)
+    lam = lam / lam.sum()
+    center = np.asarray(X.T @ lam).ravel()
+    distances = sq - 2.0 * np.asarray(X @ center).ravel() + center @ center
+    primal = float(distances.max())
+    dual = float(lam @ sq - center @ center)
+    # KKT of the dual: the weight lam puts on points inside the ball (complementary
+    # slackness), relative to B^2; the gap is exactly this sum.
+    kkt = float(lam @ (primal - distances)) / max(primal, np.finfo(float).tiny)
+    return center, _certificate("enclosing_ball", primal, dual, kkt, 0.0, GAP_TOLERANCE)
+
+
+def _enclosing_ball(X):
+    """Center and the certified bracket ``(lower, upper)`` of the squared radius B^2."""
+    n = X.shape[0]
+    sq = _row_norms_squared(X)
+    if n == 1:
+        center = np.asarray(X[0].toarray()).ravel() if sp.issparse(X) else X[0].copy()
+        return center, (0.0, 0.0)
+    problem = _ball_dual(X)
+    found = {}
+
+    def certify(backend):
+        found["center"], found["certificate"] = _ball_certificate(
+            X, sq, problem.var_dict["lam"].value
+        )
+        return found["certificate"]
+
+    solve_with_fallback(problem, None, None, "QP", certify=certify)
+    cert = found["certificate"]
+    return found["center"], (max(cert.dual, 0.0), cert.primal)
+
+
+def enclosing_ball(X):
+    """The minimum enclosing ball of the rows of X: ``(center, radius)`` (001 sec. 2, B).
+
+    ``B = min_c max_i ||x_i - c||``. Solved in its dual form (n variables, the Gram
+    matrix when d > n; a sparse X is never densified), whose solution lam gives
+    ``center = X'lam``, a convex combination of the points at maximal distance. The
+    answer is certified in NumPy: ``max_i ||x_i - center||^2`` (an upper bound on
+    B^2) and the dual value at lam (a lower bound) agree to a relative 1e-6, which
+    is also the KKT condition that lam weighs only points on the sphere.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+
+    Returns
+    -------
+    center : ndarray of shape (d,)
+    radius : float
+
+    Raises
+    ------
+    SolverError
+        When no backend gives a certified answer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from solvers.guarantees import enclosing_ball
+    >>> center, radius = enclosing_ball(np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 0.5]]))
+    >>> np.round(center, 6).tolist(), round(radius, 6)
+    ([1.0, 0.0], 1.0)
+    """
+    X = check_X(X, name="X")
+    center, (_, upper) = _enclosing_ball(X)
+    return center, math.sqrt(upper)
+
+
+def check_radius(X, selection, eps=None):
+    r"""Check 001 Theorem 2's radius guarantee, ``B~^2 <= (1 + eps) B^2``, on a selection.
+
+    B is the radius of the minimum enclosing ball of the rows of X, B~ that of the
+    rows of ``X R``. The proof (001 supplementary Theorem 3) uses only the distortion
+    on the row space of X: in the dual ``B^2 = max_lam sum_i lam_i ||x_i - X'lam||^2``
+    every ``x_i - X'lam`` lies in the span of V (the right singular vectors of X), so
+    ``||R'(x_i - X'lam)||^2 <= (1 + ||E||) ||x_i - X'lam||^2``. Hence eps here is the
+    distortion itself: with ``eps=None``, ``eps = ||I - V'R R'V||_2``; BSS with
+    ``r = 36 rank / eps^2`` gives at most ``eps / 2``.
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+    selection : sparsify.Selection
+    eps : float >= 0 or None
+
+    Returns
+    -------
+    Report
+        ``full = B^2``, ``selected = B~^2``, ``bound = (1 + eps) B^2``.
+
+    See Also
+    --------
+    solvers.testing.assert_radius_preserved
+    """
+    X = check_X(X, name="X")
+    selection = _check_selection(selection, X.shape[1])
+    eps = _check_eps(eps)
+    distortion = _distortion(X, selection)
+    if eps is None:
+        eps = distortion
+    _, (low, high) = _enclosing_ball(X)
+    _, (sel_low, sel_high) = _enclosing_ball(selection.apply(X))
+    full = 0.5 * (low + high)
+    return Report(
+        theorem="001 Theorem 2",
+        form="enclosing-ball radius",
+        quantity="B^2, the squared radius of the minimum enclosing ball",
+        relation="selected <= bound",
+        full=float(full),
+        selected=float(0.5 * (sel_low + sel_high)),
+        bound=float((1.0 + eps) * full),
+        eps=float(eps),
+        holds=bool(sel_low <= (1.0 + eps) * high),
+        distortion=float(distortion),
+        details=types.MappingProxyType(
+            {"n_samples": X.shape[0], "n_selected": selection.n_selected}
+        ),
+    )
+
+
+# -- RLSC (000 Theorems 1-2) ------------------------------------------------------
+
+
+def _check_points(q, d):
+    q = check_X(np.atleast_2d(q) if not sp.issparse(q) else q, name="q")
+    if q.shape[1] != d:
+        raise ValueError(
+            f"q has {q.shape[1]} features but X has {d}; pass test points as rows over the "
+            "same features as X."
+        )
+    return q.toarray() if sp.issparse(q) else q
+
+
+def _check_lam(lam):
+    if isinstance(lam, bool) or not isinstance(lam, Real):
+        raise TypeError(f"lam must be a number >= 0; got {lam!r}.")
+    if not (lam >= 0 and math.isfinite(lam)):
+        raise ValueError(f"lam must be a finite number >= 0; got lam={lam}.")
+    return float(lam)
+
+
+def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
+    r"""Check 000's bounds on RLSC's decision values at test points q, for a selection.
+
+    ``f(q) = q'X'x`` with x the RLSC solution on X (000 eq. 1-3), ``f~(q) = (R'q)'(X R)'x~``
+    with x~ the solution on ``X R`` (eq. 4-5). A test point is split as
+    ``q = X'alpha + q_perp`` (000 writes ``q = X alpha + U_perp beta``): alpha the
+    minimum-norm coefficients of its part in the span of the training points,
+    ``||beta|| = ||q_perp||`` its part outside. With kappa and sigma_max the condition
+    number and largest singular value of X:
+
+    - 000 Theorem 1, lam > 0:
+      ``|f~ - f| <= 2 eps kappa ||alpha|| ||y|| + 2 eps kappa / sigma_max ||beta|| ||y||``;
+    - 000 Theorem 1, lam = 0: ``|f~ - f| <= 2 eps kappa / sigma_max ||beta|| ||y||``. The
+      theorem prints this term without the 2; its proof (eq. 16-17) gives the 2, which
+      is needed: the quantity can reach ``eps / (1 - eps)`` times the printed bound;
+    - 000 Theorem 2 (``relative=True``, lam > 0, every q in the training subspace):
+      ``|f~ - f| <= 2 eps omega kappa |f|`` with the smallest omega of the theorem,
+      ``omega |f| = ||(I + lam S^-2)^-1 U'alpha|| ||U'y||`` (X = U S V').
+
+    What eps means: the proof needs ``||I - V'R R'V|| <= eps`` for V the right
+    singular vectors of X (000 Lemma 2; BSS with ``r = 9 rank / eps^2``) *and*, for
+    the beta term, 000 Lemma 6: ``||q_perp' R R'V|| <= eps ||q_perp||``, which BSS
+    does not control (it says nothing about directions outside the span of V). With
+    ``eps=None`` both are measured, and eps is the larger. The theorem assumes
+    ``eps <= 1/2``; above, the beta term uses the proof's factor
+    ``kappa / ((1 - eps) sigma_max)`` in place of ``2 kappa / sigma_max`` (inf for
+    eps >= 1), and the alpha term holds as stated (see docs/guarantees.md).
+
+    Parameters
+    ----------
+    X : array or sparse matrix of shape (n, d)
+        Training points.
+    y : array of shape (n,)
+        Two classes (the larger is +1).
+    q : array of shape (m, d) or (d,)
+        Test points, as rows.
+    lam : float >= 0
+    selection : sparsify.Selection
+    eps : float in [0, 1/2] or None
+    relative : bool, default=False
+        000 Theorem 2 instead of Theorem 1.
+
+    Returns
+    -------
+    Report
+        ``full = f(q)``, ``selected = f~(q)`` (arrays, one per point), ``bound`` per
+        point; ``holds`` when ``|selected - full| <= bound`` at every point.
+
+    See Also
+    --------
+    solvers.testing.assert_rlsc_bound
+    """
+    X = check_X(X, name="X")
+    y = _check_labels(y, X.shape[0])
+    selection = _check_selection(selection, X.shape[1])
+    q = _check_points(q, X.shape[1])
+    lam = _check_lam(lam)
+    eps = _check_eps(eps, high=0.5)
+    V, s = right_singular_vectors(X)
+    kappa, s_max = s[0] / s[-1], s[0]
+    coords = q @ V  # V'q: the part of q in the row space of X
+    q_perp = q - coords @ V.T
+    beta = np.linalg.norm(q_perp, axis=1)
+    # Rounding leaves a part ~1e-16 ||q|| outside the span even for q = X'a: zero it.
+    beta[beta <= _IN_SUBSPACE_RTOL * np.linalg.norm(q, axis=1)] = 0.0
+    U = np.asarray(X @ V) / s  # X = U S V'
+    alpha = np.linalg.norm(coords / s, axis=1)  # alpha = U S^-1 V'q
+    y_norm = np.linalg.norm(y)
+    distortion = spectral_distortion(V, selection)
+    RtV = np.zeros((X.shape[1], V.shape[1]))
+    RtV[selection.indices] = V[selection.indices] * selection.scales[:, None] ** 2
+    cross = np.linalg.norm(q_perp @ RtV, axis=1)  # ||q_perp' R R' V|| (000 Lemma 6)
+    lemma6 = float(np.max(np.divide(cross, beta, out=np.zeros_like(cross), where=beta > 0)))
+    if eps is None:
+        eps = max(distortion, lemma6)
+    if relative:
+        if lam == 0:
+            raise ValueError("relative=True (000 Theorem 2) needs lam > 0; got lam=0.")
+        outside = beta > 0
+        if np.any(outside):
+            raise ValueError(
+                f"relative=True (000 Theorem 2) needs every test point in the span of the "
+                f"training points; {int(outside.sum())} row(s) of q are not. Use "
+                "relative=False (Theorem 1)."
+            )
+    if eps <= 0.5:
+        beta_factor = 2.0 * eps * kappa / s_max
+    elif eps < 1:
+        beta_factor = eps * kappa / ((1.0 - eps) * s_max)
+    else:
+        beta_factor = np.inf
+    beta_term = np.where(beta > 0, beta_factor * beta * y_norm, 0.0)
+    details = {"lam": lam, "kappa": kappa, "sigma_max": s_max, "lemma6": lemma6}
+    if relative:
+        shrink = (s**2 / (s**2 + lam)) * (coords / s)  # (I + lam S^-2)^-1 U'alpha
+        alpha_term = 2.0 * eps * kappa * np.linalg.norm(shrink, axis=1) * np.linalg.norm(U.T @ y)
+        theorem, form = "000 Theorem 2", "relative, q in the training subspace"
+    else:
+        alpha_term = 2.0 * eps * kappa * alpha * y_norm if lam > 0 else np.zeros_like(alpha)
+        theorem, form = "000 Theorem 1", "additive, lam > 0" if lam > 0 else "additive, lam = 0"
+    bound = alpha_term + beta_term
+    full = RLSC(lam=lam).fit(X, y).decision_function(q)
+    selected = RLSC(lam=lam).fit(selection.apply(X), y).decision_function(selection.apply(q))
+    scale = np.abs(full) + kappa * (alpha + beta / s_max) * y_norm
+    holds = bool(np.all(np.abs(selected - full) <= bound + _RLSC_RTOL * scale))
+    return Report(
+        theorem=theorem,
+        form=form,
+        quantity="f(q) = q'X'x, RLSC's decision value (000 eq. 3)",
+        relation="|selected - full| <= bound",
+        full=full,
+        selected=selected,
+        bound=bound,
+        eps=float(eps),
+        holds=holds,
+        distortion=float(distortion),
+        details=types.MappingProxyType(details),
+    )
+
+
+# -- BSS (000 Lemma 1) -------------------------------------------------------------
+
+
+def check_spectral(V, selection, r=None):
+    """Check 000 Lemma 1: every eigenvalue of ``V'R R'V`` lies in ``[(1 - s)^2, (1 + s)^2]``.
+
+    ``s = sqrt(ell / r)`` for V of shape (d, ell) with orthonormal columns and r BSS
+    iterations (default: the number of selected features, which is at most r, so
+    the bound is then at least as wide as the lemma's).
+
+    Parameters
+    ----------
+    V : array of shape (d, ell)
+        Orthonormal columns (e.g. ``sparsify._svd.right_singular_vectors(X)[0]``).
+    selection : sparsify.Selection
+    r : int, optional
+        The r the selection was made with (r > ell).
+
+    Returns
+    -------
+    Report
+        ``full = 1`` (the eigenvalues of ``V'V``), ``selected = [min, max]``
+        eigenvalue of ``V'R R'V``, ``bound = [(1 - s)^2, (1 + s)^2]``, ``eps = s``.
+    """
+    V = check_orthonormal(V)
+    selection = _check_selection(selection, V.shape[0])
+    ell = V.shape[1]
+    r = selection.n_selected if r is None else r
+    if isinstance(r, bool) or not isinstance(r, int | np.integer) or r <= ell:
+        raise ValueError(
+            f"r must be an integer > ell = {ell} (Lemma 1 needs r > ell); got r={r!r}."
+        )
+    B = V[selection.indices] * selection.scales[:, None]
+    eig = np.linalg.eigvalsh(B.T @ B)
+    root = math.sqrt(ell / r)
+    lower, upper = (1.0 - root) ** 2, (1.0 + root) ** 2
+    slack = 1e-12 * max(1.0, upper)
+    return Report(
+        theorem="000 Lemma 1",
+        form="eigenvalues of V'RR'V",
+        quantity="eigenvalues of V'RR'V (min, max)",
+        relation="bound[0] <= selected <= bound[1]",
+        full=1.0,
+        selected=np.array([eig[0], eig[-1]]),
+        bound=np.array([lower, upper]),
+        eps=root,
+        holds=bool(eig[0] >= lower - slack and eig[-1] <= upper + slack),
+        distortion=float(max(1.0 - eig[0], eig[-1] - 1.0, 0.0)),
+        details=types.MappingProxyType({"ell": ell, "r": int(r)}),
+    )
+
+
+# -- how many features -------------------------------------------------------------
+
+#: The theorems :func:`required_features` knows, and what its ``ell`` is for each.
+THEOREMS = {
+    "001 Theorem 1": "p, the number of support vectors (r = 36 p / eps^2)",
+    "001 Theorem 2": "rho, the rank of X (r = 36 rho / eps^2)",
+    "001 Lemma 2": "the rank of X (leverage-score sampling, failure probability delta)",
+    "000 Lemma 1": "ell, the columns of V (eigenvalues of V'RR'V within [1 - eps, 1 + eps])",
+    "000 Lemma 2": "ell, the columns of V (||I - V'RR'V|| <= 3 sqrt(ell / r) <= eps)",
+    "000 Theorem 1": "the rank of X (r = 9 rank / eps^2, 000 Lemma 2 at eps)",
+    "000 Theorem 2": "the rank of X (as 000 Theorem 1)",
+}
+
+
+def _theorem_key(theorem):
+    if not isinstance(theorem, str):
+        raise TypeError(f"theorem must be a string such as '001 Theorem 1'; got {theorem!r}.")
+    wanted = " ".join(theorem.replace("_", " ").replace("-", " ").split()).lower()
+    for key in THEOREMS:
+        if key.lower() == wanted:
+            return key
+    raise ValueError(f"theorem must be one of {list(THEOREMS)}; got {theorem!r}.")
+
+
+def required_features(eps, theorem, ell=None, *, X=None, y=None, C=None, delta=0.01):
+    """The number of features r a theorem asks for to guarantee accuracy eps.
+
+    ======================  ==============================================  =========
+    theorem                 r                                               ell
+    ======================  ==============================================  =========
+    ``"001 Theorem 1"``     ``ceil(36 p / eps^2)``                          p (SVs)
+    ``"001 Theorem 2"``     ``ceil(36 rho / eps^2)``                        rank of X
+    ``"001 Lemma 2"``       ``ceil(36 k / eps^2 ln(k / (eps^2 sqrt(delta))))``  rank
+    ``"000 Lemma 1"``       ``ceil(ell / (sqrt(1 + eps) - 1)^2)``           ell
+    ``"000 Lemma 2"``       ``ceil(9 ell / eps^2)``                         ell
+    ``"000 Theorem 1/2"``   ``ceil(9 rank / eps^2)`` (eps <= 1/2)           rank of X
+    ======================  ==============================================  =========
+
+    001 Theorem 1's r makes BSS's distortion at most ``3 sqrt(p / r) = eps / 2``
+    (000 Lemma 2), hence ``||E|| / (1 - ||E||) <= eps`` as its proof needs; 001
+    Theorem 2's O(rho / eps^2) is taken with the same constant (distortion eps / 2
+    gives both the margin and the radius). 000 Lemma 1's r keeps every eigenvalue of
+    ``V'R R'V`` within ``[1 - eps, 1 + eps]``. Every r is at least ell + 1 (BSS
+    needs r > ell).
+
+    Parameters
+    ----------
+    eps : float in (0, 1)
+    theorem : str
+        A key of :data:`THEOREMS` (case, spaces, '-' and '_' are ignored).
+    ell : int, optional
+        The count the formula uses (see the table). When None it is computed from
+        X: the rank of X, or for 001 Theorem 1 the number of support vectors of the
+        SVM on (X, y) at C (as in :func:`margin`).
+    X, y, C : optional
+        Data to compute ell from.
+    delta : float in (0, 1), default=0.01
+        Failure probability, for 001 Lemma 2 only.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from solvers.guarantees import required_features
+    >>> required_features(0.5, "001 Theorem 1", ell=10)
+    1440
+    """
+    key = _theorem_key(theorem)
+    if isinstance(eps, bool) or not isinstance(eps, Real) or not 0 < eps < 1:
+        raise ValueError(f"eps must be a number in (0, 1); got eps={eps!r}.")
+    if key.startswith("000 Theorem") and eps > 0.5:
+        raise ValueError(f"{key} assumes eps <= 1/2; got eps={eps}.")
+    if ell is None:
+        if X is None:
+            raise ValueError(f"give ell (for {key}: {THEOREMS[key]}) or the data X to count it.")
+        X = check_X(X, name="X")
+        if key == "001 Theorem 1":
+            ell = int(margin(X, y, C).support.size)
+        else:
+            ell = right_singular_vectors(X)[0].shape[1]
+    if isinstance(ell, bool) or not isinstance(ell, int | np.integer) or ell < 1:
+        raise ValueError(f"ell must be a positive integer; got ell={ell!r}.")
+    ell = int(ell)
+    if key in ("001 Theorem 1", "001 Theorem 2"):
+        return bss_features(eps, ell)
+    if key == "001 Lemma 2":
+        return leverage_features(eps, ell, delta)
+    if key == "000 Lemma 1":
+        return max(math.ceil(ell / (math.sqrt(1.0 + eps) - 1.0) ** 2), ell + 1)
+    return max(math.ceil(9 * ell / eps**2), ell + 1)
