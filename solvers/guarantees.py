@@ -240,6 +240,8 @@ def _check_selection(selection, d):
             f"selection must be a sparsify.Selection; got {type(selection).__name__}. "
             "Selectors give one as .selection_."
         )
+    if selection.n_selected == 0:
+        raise ValueError("selection is empty; select at least one feature.")
     if selection.n_features_in != d:
         raise ValueError(
             f"selection is over {selection.n_features_in} features but X has {d}; pass "
@@ -323,20 +325,28 @@ def margin(X, y, C=None):
     return _margin(X, y, C)
 
 
+def _hard_margin_C(X, y):
+    """A C above every multiplier of the hard-margin SVM on (X, y), or None if not separable.
+
+    The hard-margin optimum has ``sum_i a_i = ||w*||^2 <= ||w_0||^2`` for any separating
+    ``w_0`` (it is the least-norm one), so every ``a_i < 2 ||w_0||^2 + 1``.
+    """
+    separating = _separating_hyperplane(X, y)
+    if separating is None:
+        return None
+    return 2.0 * float(separating[0] @ separating[0]) + 1.0
+
+
 def _margin(X, y, C):
     form = "soft"
     if C is None or C == np.inf:
-        separating = _separating_hyperplane(X, y)
-        if separating is None and C == np.inf:
+        hard_C = _hard_margin_C(X, y)
+        if hard_C is None and C == np.inf:
             raise ValueError(
                 "C=np.inf asks for the hard margin, but the data are not linearly "
                 "separable; give a finite C for the soft-margin dual."
             )
-        if separating is None:
-            C = DEFAULT_C
-        else:
-            form = "hard"
-            C = 2.0 * max(float(separating[0] @ separating[0]), np.finfo(float).tiny) + 1.0
+        form, C = ("soft", DEFAULT_C) if hard_C is None else ("hard", hard_C)
     svm, bounds = _solve_svm(X, y, C)
     if form == "hard" and svm.alpha_.max() >= C:  # cannot happen at an exact optimum
         raise SolverError(f"the hard-margin solve put a multiplier at its bound C={C:g}.")
@@ -358,9 +368,9 @@ def _margin(X, y, C):
 def _selected_objective_bounds(X, y, form, C):
     """Bracket of the selected problem's dual optimum Z~; (inf, inf) when a hard margin is 0."""
     if form == "hard":
-        if _separating_hyperplane(X, y) is None:
+        C = _hard_margin_C(X, y)
+        if C is None:
             return (np.inf, np.inf)  # not separable: margin 0, the dual is unbounded
-        return _margin(X, y, np.inf).objective_bounds
     return _solve_svm(X, y, C)[1]
 
 
