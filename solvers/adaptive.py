@@ -1,0 +1,509 @@
+"""Weighted L1 models with data-driven weights: Zou's hybrid SVM and the RS models of 004.
+
+Each estimator computes penalty weights (:mod:`solvers.weights`), then fits the
+weighted model of 004 (eq. 6, 7 or 3) with them, by composition: the fitted
+:class:`solvers.L1SVM`, :class:`solvers.SVM2` or :class:`solvers.WeightedLasso`
+is kept as ``estimator_`` and its solution and certificate are copied.
+
+How lam is chosen (``lam=None``, as 004 sec. 4 does): the exact path of the
+weighted model (:mod:`solvers.path`) is computed and its best breakpoint on
+validation data is taken (:meth:`solvers.path.Path.select`; accuracy for the SVMs,
+R^2 for the lasso, ties to the sparsest). Validation data are ``X_val, y_val``
+given to ``fit``; otherwise ``validation_fraction`` of the rows is held out
+(stratified by class, drawn with ``random_state``), the path runs on the rest, and
+the model is refitted on all rows with the chosen lam times ``n / n_train``: the
+losses are sums over samples, so this keeps the balance of loss and penalty. A
+breakpoint of 0 (the unpenalised end, whose solution is not unique) is replaced by
+half the last positive breakpoint. A number ``lam`` is used as given.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._base import BACKEND_CONSTRAINTS, POSITIVE
+from .exceptions import PathWarning
+from .lasso import WeightedLasso
+from .svm import L1SVM, SVM2
+from .weights import (
+    C_GRID,
+    VALIDATION_FRACTION,
+    best_l2_model,
+    check_validation,
+    inverse_power_weights,
+    rs_weights,
+    validation_split,
+)
+
+__all__ = ["HybridSVM", "RSWeightedSVM", "RSWeightedLasso"]
+
+#: The weighted model of each base (004 eq. 6, 7 and 3).
+MODELS = {"l1": L1SVM, "svm2": SVM2, "lasso": WeightedLasso}
+_ACCEPT_SPARSE = ["csr", "csc"]
+_RANDOM_STATE = [None, Interval(Integral, 0, None, closed="left"), np.random.Generator]
+
+#: Fitted attributes copied from the inner estimator.
+_COPIED = ("coef_", "intercept_", "objective_", "certificate_", "dual_gap_", "backend_")
+
+
+class _AdaptiveL1(BaseEstimator):
+    """Shared by the three estimators: weights, then lam, then the weighted model.
+
+    Subclasses set ``_base(self)`` (the name of the base model) and implement
+    ``_weights(X, y, X_val, y_val) -> ndarray`` (the weights for this fit).
+    """
+
+    _classifier = True
+
+    def _validate(self, X, y, X_val, y_val, *, reset):
+        """Validated (X, y, X_val, y_val); sets ``classes_`` (classifiers) when ``reset``."""
+        if self._classifier:
+            X, y = validate_data(
+                self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=reset
+            )
+            check_classification_targets(y)
+            classes = np.unique(y)
+            if type_of_target(y, input_name="y") != "binary" or classes.size != 2:
+                raise ValueError(
+                    "Only binary classification is supported: y must hold exactly two classes; "
+                    f"got {classes.size} class(es): {classes[:10]}."
+                )
+            if reset:
+                self.classes_ = classes
+            elif not np.array_equal(classes, self.classes_):
+                raise ValueError(
+                    f"y holds the classes {classes.tolist()}; the earlier frames held "
+                    f"{self.classes_.tolist()}: every frame needs the same two classes."
+                )
+        else:
+            X, y = validate_data(
+                self,
+                X,
+                y,
+                accept_sparse=_ACCEPT_SPARSE,
+                dtype=np.float64,
+                y_numeric=True,
+                reset=reset,
+            )
+        if X_val is not None or y_val is not None:
+            classes = self.classes_ if self._classifier else None
+            X_val, y_val = check_validation(X_val, y_val, X.shape[1], classes)
+        return X, y, X_val, y_val
+
+    def _fit_weighted(self, X, y, X_val, y_val, weights):
+        """Choose lam (when None) and fit the weighted model; set the fitted attributes."""
+        self.weights_ = weights
+        model = MODELS[self._base()](
+            weights=weights, solver=self.solver, solver_options=self.solver_options
+        )
+        lam = self.lam if self.lam is not None else self._select_lam(X, y, X_val, y_val, model)
+        self.lam_ = float(lam)
+        self.estimator_ = model.set_params(lam=self.lam_).fit(X, y)
+        for name in _COPIED:
+            setattr(self, name, getattr(self.estimator_, name))
+        return self
+
+    def _select_lam(self, X, y, X_val, y_val, model):
+        """The best breakpoint of the weighted path on validation data (module docstring)."""
+        X_train, y_train, scale = X, y, 1.0
+        if X_val is None:
+            X_train, X_val, y_train, y_val = validation_split(
+                X,
+                y,
+                classifier=self._classifier,
+                validation_fraction=self.validation_fraction,
+                random_state=self.random_state,
+            )
+            scale = X.shape[0] / X_train.shape[0]
+        with warnings.catch_warnings():
+            # Every feature excluded: a path of one breakpoint, whatever lam.
+            warnings.filterwarnings("ignore", category=PathWarning, message=".*lam_max=0")
+            path = model.path(X_train, y_train, self.weights_)
+        lam = path.select(X_val, y_val)
+        if lam <= 0:
+            positive = path.lams[path.lams > 0]
+            lam = positive[-1] / 2 if positive.size else 1.0  # 1.0: no feature can enter
+        return lam * scale
+
+    def _linear_response(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
+        return np.asarray(X @ self.coef_).ravel() + self.intercept_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class _BinaryClassifier(ClassifierMixin, _AdaptiveL1):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def decision_function(self, X):
+        """``X coef_ + intercept_``; a positive value means ``classes_[1]``."""
+        return self._linear_response(X)
+
+    def predict(self, X):
+        """The class of each row of X (one of ``classes_``)."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
+
+
+class _RSStream:
+    """``fit`` and ``partial_fit`` of the RS models (004 Algorithm 1 and sec. 4.2)."""
+
+    def _rs_weights(self, X, y, X_val, y_val):
+        n = X.shape[0]
+        block_size = self.block_size
+        if block_size is None:  # 20% of the rows (004 sec. 4.1), and some left out
+            block_size = min(max(2, round(0.2 * n)), n if X_val is not None else n - 1)
+        n_blocks = self.n_blocks
+        if n_blocks is None:  # 10 n / B blocks (004 sec. 4.2)
+            n_blocks = int(np.ceil(10 * n / block_size))
+        return rs_weights(
+            X,
+            y,
+            base=self._base(),
+            block_size=block_size,
+            n_blocks=n_blocks,
+            X_val=X_val,
+            y_val=y_val,
+            n_jobs=self.n_jobs,
+            random_state=self.random_state,
+            cap=self.cap,
+        )
+
+    def fit(self, X, y, X_val=None, y_val=None):
+        """RS weights on X, y (004 Algorithm 1), then the weighted model.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        X_val, y_val : array-like, optional
+            Validation data for the blocks and for lam (both or neither); default:
+            the examples left out of each block, and a held-out share for lam.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
+        return self._fit_weighted(X, y, X_val, y_val, self._rs_weights(X, y, X_val, y_val))
+
+    def partial_fit(self, X, y, X_val=None, y_val=None):
+        """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
+
+        The first call starts from the frame's RS weights. Each call adds the frame's
+        RS weights to ``weights_`` and refits the weighted model on this frame alone
+        (lam chosen on it as in ``fit``). With an int ``random_state`` every frame's
+        blocks are drawn from the same seed.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The frame; the same features as the earlier frames.
+        y : array-like of shape (n_samples,)
+            For the SVMs, the same two classes as the earlier frames.
+        X_val, y_val : array-like, optional
+            As in ``fit``.
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "weights_")
+        if first:
+            self._validate_params()
+        X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=first)
+        weights = self._rs_weights(X, y, X_val, y_val)
+        if not first:
+            weights = self.weights_ + weights
+        return
+
+
+class HybridSVM(_BinaryClassifier):
+    """Zou's hybrid SVM (004 eq. 4-5): the 1-norm SVM or SVM2 with weights ``|beta_l2|^-gamma``.
+
+    The weights come from the best 2-norm SVM over ``C_grid``
+    (:func:`solvers.weights.hybrid_weights`, 004 sec. 4); the weighted 1-norm SVM
+    (``base="l1"``, 004 eq. 6) or SVM2 (``"svm2"``, eq. 7) is fitted with them, at
+    ``lam`` or at the lam chosen on validation data from its exact path (see
+    :mod:`solvers.adaptive`).
+
+    Parameters
+    ----------
+    base : {"l1", "svm2"}, default="l1"
+    gamma : float > 0, default=1.0
+        ``W_j = |beta_j|^-gamma`` (004 sec. 4 tries 1, 2 and 4).
+    lam : float > 0, optional
+        The penalty; None (default) chooses it on validation data.
+    C_grid : sequence of float > 0, default=(0.1, 0.5, 1, 2, 5, 10)
+        The costs of the 2-norm SVM; the best on validation data gives beta.
+    validation_fraction : float in (0, 1), default=0.25
+        The share of the rows held out when ``fit`` gets no ``X_val``.
+    random_state : None, int or numpy.random.Generator
+        Draws the held-out rows.
+    solver, solver_options
+        Passed to the weighted model (:class:`solvers.L1SVM` or :class:`solvers.SVM2`).
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_features,)
+        The hybrid weights (``inf``: feature excluded).
+    C_ : float
+        The cost of the 2-norm SVM that gave them.
+    lam_ : float
+        The penalty of the fitted model.
+    estimator_ : L1SVM or SVM2
+        The fitted weighted model.
+    coef_, intercept_, objective_, certificate_, dual_gap_, backend_
+        Those of ``estimator_``.
+    classes_ : ndarray of shape (2,)
+
+    See Also
+    --------
+    RSWeightedSVM : the same model with RS weights (004 Algorithm 1).
+
+    Examples
+    --------
+    >>> from sparsify.datasets import load_ionosphere
+    >>> X, y = load_ionosphere()
+    >>> model = HybridSVM(base="svm2", C_grid=(1.0,), random_state=0).fit(X, y)
+    >>> bool(model.certificate_.holds)
+    True
+    """
+
+    _parameter_constraints = {
+        "base": [StrOptions({"l1", "svm2"})],
+        "gamma": [POSITIVE],
+        "lam": [None, POSITIVE],
+        "C_grid": ["array-like"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "random_state": _RANDOM_STATE,
+        **BACKEND_CONSTRAINTS,
+    }
+
+    def __init__(
+        self,
+        base="l1",
+        *,
+        gamma=1.0,
+        lam=None,
+        C_grid=C_GRID,
+        validation_fraction=VALIDATION_FRACTION,
+        random_state=None,
+        solver=None,
+        solver_options=None,
+    ):
+        self.base = base
+        self.gamma = gamma
+        self.lam = lam
+        self.C_grid = C_grid
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def _base(self):
+        return self.base
+
+    def fit(self, X, y, X_val=None, y_val=None):
+        """Hybrid weights from the best 2-norm SVM, then the weighted model.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        X_val, y_val : array-like, optional
+            Validation data for C and lam (both or neither); default: a held-out share.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
+        coef, self.C_ = best_l2_model(
+            X,
+            y,
+            base=self.base,
+            C_grid=self.C_grid,
+            X_val=X_val,
+            y_val=y_val,
+            validation_fraction=self.validation_fraction,
+            random_state=self.random_state,
+        )
+        weights = inverse_power_weights(coef, self.gamma)
+        return self._fit_weighted(X, y, X_val, y_val, weights)
+
+
+class RSWeightedSVM(_RSStream, _BinaryClassifier):
+    """The 1-norm SVM or SVM2 with randomized-sampling weights (004 Algorithm 1).
+
+    The weights ``W = 1 / V`` count how often each feature is selected on K random
+    blocks of B examples (:func:`solvers.weights.rs_weights`); the weighted 1-norm SVM
+    (``base="l1"``, 004 eq. 6) or SVM2 (``"svm2"``, eq. 7) is fitted with them, at
+    ``lam`` or at the lam chosen on validation data from its exact path (see
+    :mod:`solvers.adaptive`). ``partial_fit`` propagates the weights along a stream of
+    frames, ``W <- W + rs_weights(frame)`` (004 sec. 4.2).
+
+    Parameters
+    ----------
+    base : {"l1", "svm2"}, default="l1"
+    block_size : int >= 2, optional
+        B; default 20% of the rows (004 sec. 4.1).
+    n_blocks : int >= 1, optional
+        K; default ``ceil(10 n / B)`` (004 sec. 4.2).
+    lam : float > 0, optional
+        The penalty; None (default) chooses it on validation data.
+    validation_fraction : float in (0, 1), default=0.25
+        The share of the rows held out to choose lam when ``fit`` gets no ``X_val``.
+    cap : float > 0, optional
+        A finite weight for features never selected (default ``inf``: excluded).
+    n_jobs : int, optional
+        Blocks run in parallel (joblib); the result does not depend on it.
+    random_state : None, int or numpy.random.Generator
+        Draws the blocks and the held-out rows.
+    solver, solver_options
+        Passed to the weighted model.
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_features,)
+        The RS weights (summed over the frames of ``partial_fit``).
+    lam_, estimator_, coef_, intercept_, objective_, certificate_, dual_gap_, backend_,
+    classes_
+        As in :class:`HybridSVM`.
+
+    See Also
+    --------
+    HybridSVM : the same model with Zou's weights.
+    RSWeightedLasso : the lasso with RS weights.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import load_ionosphere
+    >>> X, y = load_ionosphere()
+    >>> model = RSWeightedSVM("svm2", block_size=100, n_blocks=5, random_state=0).fit(X, y)
+    >>> model.weights_.shape
+    (33,)
+    """
+
+    _parameter_constraints = {
+        "base": [StrOptions({"l1", "svm2"})],
+        "block_size": [None, Interval(Integral, 2, None, closed="left")],
+        "n_blocks": [None, Interval(Integral, 1, None, closed="left")],
+        "lam": [None, POSITIVE],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "cap": [None, POSITIVE],
+        "n_jobs": [None, Integral],
+        "random_state": _RANDOM_STATE,
+        **BACKEND_CONSTRAINTS,
+    }
+
+    def __init__(
+        self,
+        base="l1",
+        *,
+        block_size=None,
+        n_blocks=None,
+        lam=None,
+        validation_fraction=VALIDATION_FRACTION,
+        cap=None,
+        n_jobs=None,
+        random_state=None,
+        solver=None,
+        solver_options=None,
+    ):
+        self.base = base
+        self.block_size = block_size
+        self.n_blocks = n_blocks
+        self.lam = lam
+        self.validation_fraction = validation_fraction
+        self.cap = cap
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def _base(self):
+        return self.base
+
+
+class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
+    """The weighted lasso (004 eq. 3) with randomized-sampling weights (004 Algorithm 1).
+
+    As :class:`RSWeightedSVM`, with the lasso path on each block (chosen by R^2) and
+    :class:`solvers.WeightedLasso` as the weighted model.
+
+    Parameters
+    ----------
+    block_size, n_blocks, lam, validation_fraction, cap, n_jobs, random_state, solver,
+    solver_options
+        As in :class:`RSWeightedSVM`.
+
+    Attributes
+    ----------
+    weights_, lam_, estimator_, coef_, intercept_, objective_, certificate_, dual_gap_,
+    backend_
+        As in :class:`RSWeightedSVM`.
+
+    See Also
+    --------
+    solvers.AdaptiveLasso : the weighted lasso with Zou's weights.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import load_ionosphere
+    >>> X, _ = load_ionosphere()
+    >>> y = X[:, 0] - 2 * X[:, 3]
+    >>> model = RSWeightedLasso(block_size=100, n_blocks=5, random_state=0).fit(X, y)
+    >>> bool(model.weights_[[0, 3]].max() == 1.0)
+    True
+    """
+
+    _classifier = False
+    _parameter_constraints = {
+        k: v for k, v in RSWeightedSVM._parameter_constraints.items() if k != "base"
+    }
+
+    def __init__(
+        self,
+        *,
+        block_size=None,
+        n_blocks=None,
+        lam=None,
+        validation_fraction=VALIDATION_FRACTION,
+        cap=None,
+        n_jobs=None,
+        random_state=None,
+        solver=None,
+        solver_options=None,
+    ):
+        self.block_size = block_size
+        self.n_blocks = n_blocks
+        self.lam = lam
+        self.validation_fraction = validation_fraction
+        self.cap = cap
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def _base(self):
+        return "lasso"
+
+    def predict(self, X):
+        """``X coef_ + intercept_``."""
+        return self._linear_response(X)

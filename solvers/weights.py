@@ -1,0 +1,533 @@
+"""Data-driven penalty weights for the weighted L1 models of 004: hybrid (Zou) and RS.
+
+Both return one weight per feature for the penalty ``lam sum_j W_j |w_j|`` of 004
+eq. 3-7, in the package's convention: each weight is ``> 0`` or ``+inf`` (excluded).
+
+- :func:`hybrid_weights`: ``W_j = |beta_j|^-gamma`` with beta the best L2-penalised
+  model over a grid of costs C, chosen on validation data (Zou 2007, as 004 sec. 4
+  runs it; the adaptive lasso of 004 eq. 3 is the regression case).
+- :func:`rs_weights`: 004 Algorithm 1. On each of K random blocks of B examples the
+  exact L1 path of the base model (004 sec. 2.2.1) is computed, the breakpoint that
+  scores best on validation data is kept, and the features active there are
+  counted. ``V = counts / K`` estimates each feature's probability of selection
+  and ``W = 1 / V``. For streams (004 sec. 4.2) the weights of successive frames
+  add up: ``W_next = W + rs_weights(frame)``.
+
+The names of the base models (``base``) are those of the estimators of
+:mod:`solvers.adaptive`: ``"l1"`` (the 1-norm SVM, eq. 6), ``"svm2"`` (eq. 7) and
+``"lasso"`` (eq. 3).
+"""
+
+import warnings
+from numbers import Real
+
+import numpy as np
+import scipy.sparse as sp
+from joblib import Parallel, delayed
+from sklearn.metrics import accuracy_score, r2_score
+from sklearn.model_selection import train_test_split
+from tqdm.auto import tqdm
+
+from sparsify._validation import check_n_select, check_random_state, check_X
+
+from .exceptions import PathWarning
+from .path import l1_svm_path, lasso_path, svm2_path
+
+__all__ = ["hybrid_weights", "rs_weights"]
+
+#: The exact path of each base model (004 sec. 2.2.1).
+PATHS = {"l1": l1_svm_path, "svm2": svm2_path, "lasso": lasso_path}
+#: The default grid of costs C of the L2 models (004 sec. 4, after Zou 2007).
+C_GRID = (0.1, 0.5, 1, 2, 5, 10)
+#: The share of the data held out for validation when none is given.
+VALIDATION_FRACTION = 0.25
+#: L2 coefficients below this fraction of the largest are round-off: infinite weight.
+_ZERO_RTOL = 1e-10
+#: A block with one class is redrawn at most this many times before giving up.
+_MAX_REDRAWS = 1000
+
+
+def check_base(base, allowed=tuple(PATHS)):
+    """Validate the name of a base model; ValueError naming ``base`` otherwise."""
+    if not isinstance(base, str) or base not in allowed:
+        raise ValueError(f"base must be one of {list(allowed)}; got base={base!r}.")
+    return base
+
+
+def is_classifier_base(base):
+    """Whether the base model is a classifier (the SVMs) rather than the lasso."""
+    return base != "lasso"
+
+
+def check_targets(y, n_samples, *, classifier, name="y"):
+    """A 1-D target of ``n_samples`` entries; for classifiers exactly two finite labels.
+
+    Returns
+    -------
+    y : ndarray
+        The targets (float64 for regression, the labels as given for classifiers).
+    classes : ndarray of shape (2,) or None
+        The sorted labels (classifiers).
+    """
+    if y is None:
+        raise ValueError(f"{name} is None; expected a 1-D array of {n_samples} entries.")
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} must be 1-D with one entry per row ({n_samples}); got shape {y.shape}."
+        )
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError(f"{name} contains NaN or inf.")
+    if not classifier:
+        try:
+            return y.astype(np.float64), None
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be numeric for the lasso; got {y.dtype}.") from exc
+    classes = np.unique(y)
+    if classes.shape[0] != 2:
+        raise ValueError(
+            f"{name} must hold exactly two classes; got {classes.shape[0]}: {classes[:5].tolist()}."
+        )
+    return y, classes
+
+
+def validation_split(X, y, *, classifier, validation_fraction, random_state):
+    """Hold out ``validation_fraction`` of the rows: stratified by class for classifiers.
+
+    Returns
+    -------
+    X_train, X_val, y_train, y_val
+    """
+    if not (isinstance(validation_fraction, Real) and 0 < validation_fraction < 1):
+        raise ValueError(
+            f"validation_fraction must be a number in (0, 1); got {validation_fraction!r}."
+        )
+    stratify = None
+    if classifier:
+        labels, counts = np.unique(y, return_counts=True)
+        if counts.min() < 2:
+            raise ValueError(
+                f"y: class {labels[np.argmin(counts)]!r} has a single example, too few to "
+                "hold out validation data stratified by class; pass X_val and y_val."
+            )
+        stratify = y
+    seed = check_random_state(random_state).integers(2**32)
+    return train_test_split(
+        X, y, test_size=validation_fraction, stratify=stratify, random_state=int(seed)
+    )
+
+
+def _score(base, y_true, decision, classes):
+    if classes is None:
+        return r2_score(y_true, decision)
+    return accuracy_score(y_true, np.where(decision > 0, classes[1], classes[0]))
+
+
+def _l2_coef(base, C, X, y):
+    """``(coef, intercept)`` of the L2-penalised model of cost C (004 sec. 4).
+
+    The SVMs: :class:`solvers.L2SVM` ``1/2 ||w||^2 + C sum_i loss_i`` with the hinge
+    (base "l1") or the squared hinge (base "svm2"). The lasso: ridge regression with
+    the same scaling, ``1/2 ||b||^2 + C ||y - X b - b0||^2``, i.e. the ridge penalty
+    ``lam = 1 / (2 C)`` of :func:`solvers.ridge.ridge_with_intercept`.
+    """
+    if base == "lasso":
+        from .ridge import ridge_with_intercept
+
+        return ridge_with_intercept(X, y, 0.5 / C)
+    from .svm import L2SVM
+
+    loss = "hinge" if base == "l1" else "squared_hinge"
+    model = L2SVM(C=C, loss=loss).fit(X, y)
+    return model.coef_, model.intercept_
+
+
+def best_l2_model(
+    X,
+    y,
+    *,
+    base,
+    C_grid=C_GRID,
+    X_val=None,
+    y_val=None,
+    validation_fraction=VALIDATION_FRACTION,
+    random_state=None,
+):
+    """The L2 model of :func:`hybrid_weights` and its cost: ``(coef, C)``.
+
+    Parameters and validation as in :func:`hybrid_weights`.
+    """
+    check_base(base)
+    classifier = is_classifier_base(base)
+    X = check_X(X, name="X", min_samples=2)
+    y, classes = check_targets(y, X.shape[0], classifier=classifier)
+    grid = _check_C_grid(C_grid)
+    if len(grid) == 1:
+        return np.asarray(_l2_coef(base, grid[0], X, y)[0], dtype=float), grid[0]
+    refit = X_val is None
+    if refit:
+        X_fit, X_val, y_fit, y_val = validation_split(
+            X,
+            y,
+            classifier=classifier,
+            validation_fraction=validation_fraction,
+            random_state=random_state,
+        )
+    else:
+        X_fit, y_fit = X, y
+        X_val, y_val = check_validation(X_val, y_val, X.shape[1], classes)
+    best = None
+    for C in grid:
+        coef, intercept = _l2_coef(base, C, X_fit, y_fit)
+        score = _score(base, y_val, np.asarray(X_val @ coef).ravel() + intercept, classes)
+        if best is None or score > best[0]:  # ties: the first C of the grid
+            best = (score, C, coef)
+    _, C, coef = best
+    if refit:
+        coef = _l2_coef(base, C, X, y)[0]
+    return np.asarray(coef, dtype=float), C
+
+
+def hybrid_weights(
+    X,
+    y,
+    *,
+    base,
+    gamma=1.0,
+    C_grid=C_GRID,
+    X_val=None,
+    y_val=None,
+    validation_fraction=VALIDATION_FRACTION,
+    random_state=None,
+):
+    """Zou's hybrid weights ``W_j = |beta_j|^-gamma`` from the best L2 model (004 sec. 4).
+
+    beta is the L2-penalised model of the base's loss whose cost C in ``C_grid``
+    scores best on validation data (accuracy for the SVMs, R^2 for the lasso):
+    the 2-norm SVM ``1/2 ||w||^2 + C sum_i loss_i`` with the hinge (base ``"l1"``,
+    as for the 1-norm SVM of 004 eq. 6) or the squared hinge (``"svm2"``, eq. 7),
+    and for the lasso (eq. 3) ridge regression ``1/2 ||b||^2 + C ||y - X b - b0||^2``
+    (ridge penalty ``1 / (2 C)``). These weights make the 1-norm SVM Zou's
+    hybrid SVM (004 eq. 4-5) and the lasso the adaptive lasso (eq. 3).
+
+    Validation data: ``X_val, y_val`` when given (the models are fitted on X, y).
+    Otherwise ``validation_fraction`` of the rows is held out (stratified by class
+    for the SVMs, drawn with ``random_state``), C is chosen there, and the chosen
+    C is refitted on all of X, y. With one C in ``C_grid`` no validation is needed.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        Two classes for the SVMs, real targets for the lasso.
+    base : {"l1", "svm2", "lasso"}
+        The L1 model the weights are for.
+    gamma : float > 0, default 1
+    C_grid : sequence of float > 0, default (0.1, 0.5, 1, 2, 5, 10)
+        The costs tried (004 sec. 4); ties go to the first.
+    X_val, y_val : array-like, optional
+        Validation data (both or neither).
+    validation_fraction : float in (0, 1), default 0.25
+    random_state : None, int or numpy.random.Generator
+        Draws the validation split.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+        Each weight ``> 0``, or ``+inf`` where ``beta_j = 0`` (below 1e-10 of the
+        largest ``|beta_j|``: round-off), which excludes the feature.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``base``, ``gamma <= 0``, an empty or nonpositive ``C_grid``,
+        bad X, y or validation data, or a class too small to hold out.
+
+    See Also
+    --------
+    rs_weights : weights from random blocks (004 Algorithm 1).
+    solvers.HybridSVM : the 1-norm SVM or SVM2 with these weights.
+    solvers.AdaptiveLasso : the adaptive lasso with a fixed initial fit.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import load_ionosphere
+    >>> X, y = load_ionosphere()
+    >>> W = hybrid_weights(X, y, base="svm2", C_grid=(1.0,))
+    >>> W.shape
+    (33,)
+    """
+    gamma = _check_positive(gamma, "gamma")
+    coef, _ = best_l2_model(
+        X,
+        y,
+        base=base,
+        C_grid=C_grid,
+        X_val=X_val,
+        y_val=y_val,
+        validation_fraction=validation_fraction,
+        random_state=random_state,
+    )
+    return inverse_power_weights(coef, gamma)
+
+
+def inverse_power_weights(coef, gamma):
+    """``|coef_j|^-gamma``, ``+inf`` where ``coef_j`` is 0 or below 1e-10 of the largest."""
+    magnitude = np.abs(np.asarray(coef, dtype=float))
+    magnitude[magnitude <= _ZERO_RTOL * magnitude.max(initial=0.0)] = 0.0
+    with np.errstate(divide="ignore"):
+        return magnitude**-gamma
+
+
+def rs_weights(
+    X,
+    y,
+    *,
+    base,
+    block_size,
+    n_blocks,
+    X_val=None,
+    y_val=None,
+    n_jobs=None,
+    random_state=None,
+    cap=None,
+):
+    """Randomized-sampling (RS) weights, 004 Algorithm 1: ``W = 1 / V``.
+
+    K = ``n_blocks`` blocks of B = ``block_size`` examples are drawn at random
+    (without replacement within a block). On each block the exact L1 path of the
+    base model (:mod:`solvers.path`, unit weights) is computed, its best breakpoint
+    is chosen on validation data by :meth:`solvers.path.Path.select` (accuracy for
+    the SVMs, R^2 for the lasso; ties to the sparsest), and the features with a
+    nonzero coefficient there are counted. V = counts / K and ``W_j = 1 / V_j``: a
+    feature chosen in every block gets weight 1, one never chosen ``+inf``
+    (excluded) or ``cap``. Validation data are the examples left out of the block
+    (004 sec. 4), or ``X_val, y_val`` when given.
+
+    For a stream of frames (004 sec. 4.2) add the weights of each new frame:
+    ``W_next = W + rs_weights(frame)`` (what :meth:`solvers.RSWeightedSVM.partial_fit`
+    does); a feature excluded (``+inf``) in one frame stays excluded unless ``cap``
+    is finite.
+
+    The block indices are all drawn first from one generator, so the result for a
+    fixed ``random_state`` is the same whatever ``n_jobs``. For the SVMs, a block
+    holding a single class is redrawn, and one warning per call says how many were.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        Two classes for the SVMs, real targets for the lasso.
+    base : {"l1", "svm2", "lasso"}
+        The path of each block: :func:`solvers.path.l1_svm_path` (the 1-norm SVM,
+        004 eq. 6), :func:`solvers.path.svm2_path` (eq. 7) or
+        :func:`solvers.path.lasso_path` (eq. 3).
+    block_size : int
+        B, with ``2 <= B <= n_samples`` (``< n_samples`` without ``X_val``: the left-out
+        examples are the validation data).
+    n_blocks : int >= 1
+        K.
+    X_val, y_val : array-like, optional
+        Validation data for every block (both or neither).
+    n_jobs : int, optional
+        Blocks run in parallel with joblib (None: one at a time, -1: all cores).
+    random_state : None, int or numpy.random.Generator
+    cap : float > 0, optional
+        When given, ``W = min(1 / V, cap)``: a finite weight for features never
+        selected (any cap >= K changes only those). Default: ``+inf``.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+        Each weight in ``[1, K]`` or ``+inf`` (or ``cap``).
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``base``, a ``block_size`` outside ``[2, n_samples]``,
+        ``n_blocks < 1``, ``cap <= 0``, bad X, y or validation data, or a class too
+        rare to draw a block with both classes.
+
+    Warns
+    -----
+    UserWarning
+        When blocks with a single class were redrawn (once per call, with the count).
+    PathWarning
+        When the path of some blocks stopped early (once per call, with the count);
+        their best breakpoint is chosen among those computed.
+
+    See Also
+    --------
+    hybrid_weights : weights from the best L2 model (Zou 2007).
+    solvers.RSWeightedSVM, solvers.RSWeightedLasso : the weighted models.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import load_ionosphere
+    >>> X, y = load_ionosphere()
+    >>> W = rs_weights(X, y, base="svm2", block_size=100, n_blocks=5, random_state=0)
+    >>> bool(((W >= 1) & (W <= 5) | (W == float("inf"))).all())
+    True
+    """
+    check_base(base)
+    classifier = is_classifier_base(base)
+    X = check_X(X, name="X", min_samples=2)
+    n = X.shape[0]
+    y, classes = check_targets(y, n, classifier=classifier)
+    validation = None
+    if X_val is not None or y_val is not None:
+        validation = check_validation(X_val, y_val, X.shape[1], classes)
+    high = n if validation is not None else n - 1
+    if n < 3 and validation is None:
+        raise ValueError(
+            f"X has {n} samples: too few for blocks of >= 2 examples with the rest left out "
+            "for validation; pass X_val and y_val."
+        )
+    block_size = check_n_select(block_size, name="block_size", low=2, high=high, low_inclusive=True)
+    n_blocks = check_n_select(n_blocks, name="n_blocks", low=1, low_inclusive=True)
+    if cap is not None:
+        cap = _check_positive(cap, "cap")
+    labels = y if classifier else None
+    blocks, redrawn = _draw_blocks(n, labels, block_size, n_blocks, random_state)
+    if redrawn:
+        warnings.warn(
+            f"rs_weights: {redrawn} block(s) of {block_size} examples held a single class "
+            f"and were redrawn ({n_blocks} blocks in all).",
+            UserWarning,
+            stacklevel=2,
+        )
+    if sp.issparse(X):
+        X = X.tocsr()  # row slices
+    jobs = (delayed(_block_support)(base, X, y, block, validation) for block in blocks)
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
+    counts = np.zeros(X.shape[1])
+    stopped = 0
+    for support, stops in tqdm(results, total=n_blocks, desc="rs_weights", disable=None):
+        counts += support
+        stopped += stops
+    if stopped:
+        warnings.warn(
+            f"rs_weights: the path of {stopped} of {n_blocks} block(s) stopped early; their "
+            "best breakpoint was chosen among those computed.",
+            PathWarning,
+            stacklevel=2,
+        )
+    with np.errstate(divide="ignore"):
+        weights = n_blocks / counts  # 1 / V with V = counts / K
+    return weights if cap is None else np.minimum(weights, cap)
+
+
+def check_validation(X_val, y_val, n_features, classes):
+    """Validate validation data: both given, ``n_features`` columns, labels among ``classes``.
+
+    ``classes`` is None for the lasso (real targets).
+    """
+    if X_val is None or y_val is None:
+        raise ValueError("X_val and y_val must be given together (or neither).")
+    X_val = check_X(X_val, name="X_val")
+    if X_val.shape[1] != n_features:
+        raise ValueError(
+            f"X_val has {X_val.shape[1]} features; X has {n_features}: they must match."
+        )
+    if classes is None:
+        return X_val, check_targets(y_val, X_val.shape[0], classifier=False, name="y_val")[0]
+    return X_val, _check_labels(y_val, X_val.shape[0], classes)
+
+
+def _check_labels(y_val, n_samples, classes):
+    y_val = np.asarray(y_val)
+    if y_val.ndim != 1 or y_val.shape[0] != n_samples:
+        raise ValueError(
+            f"y_val must be 1-D with one entry per row of X_val ({n_samples}); got shape "
+            f"{y_val.shape}."
+        )
+    unknown = np.setdiff1d(np.unique(y_val), classes)
+    if unknown.size:
+        raise ValueError(
+            f"y_val holds labels {unknown[:5].tolist()} that are not among the classes of y "
+            f"{classes.tolist()}."
+        )
+    return y_val
+
+
+def _draw_blocks(n, labels, block_size, n_blocks, random_state):
+    """The row indices of every block, drawn up front from one generator.
+
+    With ``labels`` (classifiers), a block holding one class is redrawn.
+
+    Returns
+    -------
+    blocks : list of int ndarrays
+    redrawn : int
+        How many draws were rejected.
+    """
+    rng = check_random_state(random_state)
+    blocks, redrawn = [], 0
+    for _ in range(n_blocks):
+        for _ in range(_MAX_REDRAWS):
+            block = np.sort(rng.choice(n, block_size, replace=False))
+            if labels is None or np.unique(labels[block]).shape[0] == 2:
+                break
+            redrawn += 1
+        else:
+            raise ValueError(
+                f"y: {_MAX_REDRAWS} draws of {block_size} examples out of {n} all held a "
+                "single class; use a larger block_size."
+            )
+        blocks.append(block)
+    return blocks, redrawn
+
+
+def _block_support(base, X, y, block, validation):
+    """The features active at the best breakpoint of one block's path (004 Algorithm 1).
+
+    Returns
+    -------
+    support : bool ndarray of shape (n_features,)
+    stopped : bool
+        Whether the path stopped early (a PathWarning).
+    """
+    if validation is None:
+        left_out = np.ones(X.shape[0], dtype=bool)
+        left_out[block] = False
+        validation = (X[left_out], y[left_out])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PathWarning)
+        path = PATHS[base](X[block], y[block])
+    scoring = _r2 if base == "lasso" else _accuracy
+    coef, _ = path.at(path.select(*validation, scoring=scoring))
+    return coef != 0, any(issubclass(w.category, PathWarning) for w in caught)
+
+
+def _accuracy(y_true, y_pred):
+    """Accuracy, as ``sklearn.metrics.accuracy_score`` without its per-call checks."""
+    return float(np.mean(y_true == y_pred))
+
+
+def _r2(y_true, y_pred):
+    """R^2, as ``sklearn.metrics.r2_score`` (1 for a perfect fit of constant targets,
+    0 for an imperfect one) without its per-call checks."""
+    residual = y_true - y_pred
+    spread = y_true - y_true.mean()
+    total = spread @ spread
+    if total == 0:
+        return 1.0 if residual @ residual == 0 else 0.0
+    return float(1.0 - residual @ residual / total)
+
+
+def _check_positive(value, name):
+    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number > 0; got {name}={value!r}.")
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0; got {name}={value!r}.")
+    return float(value)
+
+
+def _check_C_grid(C_grid):
+    try:
+        grid = [float(C) for C in np.atleast_1d(np.asarray(C_grid, dtype=float))]
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"C_grid must be a sequence of numbers > 0; got {C_grid!r}.") from exc
+    if not grid or not all(np.isfinite(C) and C > 0 for C in grid):
+        raise ValueError(f"C_grid must be a non-empty sequence of numbers > 0; got {C_grid!r}.")
+    return grid
