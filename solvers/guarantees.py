@@ -215,9 +215,7 @@ def _check_C(C):
     if isinstance(C, bool) or not isinstance(C, Real):
         raise TypeError(f"C must be a positive number or None; got {C!r}.")
     if not C > 0:
-        raise ValueError(
-            f"C must be > 0 (np.inf for the hard margin, None to choose); got C={C}."
-        )
+        raise ValueError(f"C must be > 0 (np.inf for the hard margin, None to choose); got C={C}.")
     return float(C)
 
 
