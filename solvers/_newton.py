@@ -2,17 +2,29 @@
 
 ``min_{w, b} 1/2 ||w||^2 + C sum_i [1 - y_i (x_i'w + b)]_+^2`` is piecewise quadratic:
 on the samples inside the margin, A = {i : y_i f_i < 1}, it is the ridge problem
-``1/2 ||w||^2 + C sum_{i in A} (y_i - f_i)^2`` (``y_i^2 = 1``), whose minimiser solves
-a (d + 1) x (d + 1) linear system. Newton's method moves towards that minimiser,
-with a backtracking line search on the true objective, and recomputes A; it stops
-when A no longer changes after a full step, at the exact optimum of the piecewise
-problem. Each iteration costs O(|A| d^2): the method is for n >= d. It is the
-``"NEWTON"`` backend of :class:`solvers.L2SVM` with ``loss="squared_hinge"``; its
-answer is certified like every other (:func:`solvers.certificates.svm_certificate`).
+``1/2 ||w||^2 + C sum_{i in A} (y_i - f_i)^2`` (``y_i^2 = 1``) with a free intercept.
+Newton's method moves towards that ridge minimiser, with a backtracking line search
+on the true objective, and recomputes A; it stops when A no longer changes after a
+full step, at the exact optimum of the piecewise problem.
+
+The ridge step is taken in the smaller space:
+
+- n >= d, the feature space: a (d + 1) x (d + 1) system, O(|A| d^2) per step,
+  solved after scaling it to unit diagonal (a column at 1e12 beside unit ones);
+- d > n, the sample space: ``w = X'x`` with x supported on A, through the n x n Gram
+  matrix ``XX'`` formed once (:class:`solvers.ridge.SplitGram`, which keeps a
+  column that dwarfs the others out of it); each step factors ``K_AA + I / (2C)``,
+  O(|A|^3), and sparse X is never densified.
+
+It is the ``"NEWTON"`` backend of :class:`solvers.L2SVM` with ``loss="squared_hinge"``;
+its answer is certified like every other (:func:`solvers.certificates.svm_certificate`).
 """
 
 import numpy as np
+import scipy.linalg as sla
 import scipy.sparse as sp
+
+from .ridge import SplitGram
 
 __all__ = ["squared_hinge_newton"]
 
@@ -39,47 +51,107 @@ def squared_hinge_newton(X, y, C):
     ------
     ArithmeticError
         When the iteration does not settle within 100 steps.
+    numpy.linalg.LinAlgError
+        When a ridge step's system is singular.
     """
     n, d = X.shape
-    theta = np.zeros(d + 1)  # (w, b)
+    space = _SampleSpace(X, C) if d > n else _FeatureSpace(X, C)
+    theta = space.zeros()
+    f, penalty = space.evaluate(theta)
 
-    def fitted(theta):
-        return np.asarray(X @ theta[:d]).ravel() + theta[d]
-
-    def objective(theta, f):
+    def objective(f, penalty):
         slack = np.maximum(0.0, 1.0 - y * f)
-        return 0.5 * theta[:d] @ theta[:d] + C * slack @ slack
+        return 0.5 * penalty + C * slack @ slack
 
-    f = fitted(theta)
-    value = objective(theta, f)
+    value = objective(f, penalty)
     inside = None
     for _ in range(_MAX_ITER):
         now = y * f < 1.0
-        target = _ridge_on_rows(X, y, C, now)
-        direction, target_f = target - theta, fitted(target)
-        step, new_f = 1.0, target_f
-        new_value = objective(target, new_f)
+        target = space.ridge_on_rows(theta, np.flatnonzero(now), y)
+        direction = target - theta
+        step = 1.0
+        new_f, new_penalty = space.evaluate(target)
+        target_f = new_f
+        new_value = objective(new_f, new_penalty)
         for _ in range(_MAX_HALVINGS):
             if new_value <= value:
                 break
             step /= 2.0
             new_f = f + step * (target_f - f)
-            new_value = objective(theta + step * direction, new_f)
+            new_value = objective(new_f, space.evaluate(theta + step * direction)[1])
         theta, f, value = theta + step * direction, new_f, new_value
         if step == 1.0 and inside is not None and np.array_equal(now, inside):
-            return theta[:d].copy(), float(theta[d])
+            return space.solution(theta)
         inside = now
     raise ArithmeticError("the finite Newton iteration did not settle in 100 steps")
 
 
-def _ridge_on_rows(X, y, C, rows):
-    """Minimiser of ``1/2 ||w||^2 + C sum_{i in rows} (y_i - x_i'w - b)^2``."""
-    d = X.shape[1]
-    Z = X[rows]
-    Z = Z.toarray() if sp.issparse(Z) else np.asarray(Z)
-    Z = np.column_stack((Z, np.ones(Z.shape[0])))
-    system = 2.0 * C * (Z.T @ Z)
-    system[np.arange(d), np.arange(d)] += 1.0
-    if Z.shape[0] == 0:
-        system[d, d] = 1.0  # no sample inside: w = 0, b free; keep b
-    return np.linalg.solve(system, 2.0 * C * (Z.T @ y[rows]))
+class _FeatureSpace:
+    """theta = (w, b): ``f = X w + b``, penalty ``||w||^2``."""
+
+    def __init__(self, X, C):
+        self.X, self.C, self.d = X, C, X.shape[1]
+
+    def zeros(self):
+        return np.zeros(self.d + 1)
+
+    def evaluate(self, theta):
+        w = theta[: self.d]
+        return np.asarray(self.X @ w).ravel() + theta[self.d], float(w @ w)
+
+    def ridge_on_rows(self, theta, rows, y):
+        """Minimiser of ``1/2 ||w||^2 + C sum_{i in rows} (y_i - x_i'w - b)^2``."""
+        d, C = self.d, self.C
+        if rows.size == 0:  # no sample inside: w = 0, b free; keep b
+            return np.concatenate((np.zeros(d), theta[d:]))
+        Z = self.X[rows]
+        Z = Z.toarray() if sp.issparse(Z) else np.asarray(Z)
+        Z = np.column_stack((Z, np.ones(rows.size)))
+        system = 2.0 * C * (Z.T @ Z)
+        system[np.arange(d), np.arange(d)] += 1.0
+        rhs = 2.0 * C * (Z.T @ y[rows])
+        # Scaled to unit diagonal: Cholesky is then as accurate as the columns'
+        # correlations allow, whatever their norms.
+        scale = np.sqrt(np.diag(system))
+        scale[scale == 0] = 1.0
+        unit = system / np.outer(scale, scale)
+        try:
+            solution = sla.cho_solve(sla.cho_factor(unit), rhs / scale, check_finite=False)
+        except np.linalg.LinAlgError:  # the intercept column is collinear: least squares
+            solution = sla.lstsq(unit, rhs / scale, check_finite=False)[0]
+        return solution / scale
+
+    def solution(self, theta):
+        return theta[: self.d].copy(), float(theta[self.d])
+
+
+class _SampleSpace:
+    """theta = (x, g): ``w_R = X_R'x``, ``(w_L, b)`` from g (:class:`solvers.ridge.SplitGram`).
+
+    ``f = K x + U g``; penalty ``x'K x + sum_k rho_k g_k^2``; the ridge step on the rows
+    A has ``x`` supported on A, lam = 1 / (2C).
+    """
+
+    def __init__(self, X, C):
+        self.split = SplitGram(X, intercept=True)
+        self.n, self.k, self.lam = X.shape[0], self.split.U.shape[1], 0.5 / C
+
+    def zeros(self):
+        return np.zeros(self.n + self.k)
+
+    def evaluate(self, theta):
+        x, g = theta[: self.n], theta[self.n :]
+        return self.split.fitted(x, g), self.split.penalty(x, g)
+
+    def ridge_on_rows(self, theta, rows, y):
+        target = np.zeros_like(theta)
+        if rows.size == 0:  # no sample inside: w = 0, b free; keep b
+            target[self.n] = theta[self.n]
+            return target
+        x, g = self.split.solve(rows, y[rows], self.lam)
+        target[rows] = x
+        target[self.n :] = g
+        return target
+
+    def solution(self, theta):
+        return self.split.coef(theta[: self.n], theta[self.n :])

@@ -136,14 +136,20 @@ def dominant_columns(X):
     ndarray of int
         Their indices, largest norm first (empty when no column dominates).
     """
-    norms = column_norms(X)
-    order = np.argsort(-norms, kind="stable")
-    squares = norms[order] ** 2
-    tails = np.concatenate((np.cumsum(squares[::-1])[::-1][1:], [0.0]))
-    hits = np.flatnonzero((tails > 0) & (squares >= _DOMINANCE * tails))
+    squares = column_norms(X) ** 2
+    # Only the largest _MAX_DOMINANT + 1 columns can qualify: sort those alone (O(d)).
+    top = min(_MAX_DOMINANT + 1, squares.size)
+    candidates = np.argpartition(-squares, top - 1)[:top]
+    candidates = candidates[np.argsort(-squares[candidates], kind="stable")]
+    others = np.ones(squares.size, dtype=bool)
+    others[candidates] = False
+    ordered = squares[candidates]
+    # Tails summed from the small end: no cancellation beside a column at 1e12.
+    tails = np.append(np.cumsum(ordered[:0:-1])[::-1], 0.0) + squares[others].sum()
+    hits = np.flatnonzero((tails > 0) & (ordered >= _DOMINANCE * tails))
     if hits.size == 0 or hits[-1] >= _MAX_DOMINANT:
         return np.zeros(0, dtype=int)
-    return order[: hits[-1] + 1]
+    return candidates[: hits[-1] + 1]
 
 
 class SplitGram:
@@ -178,7 +184,9 @@ class SplitGram:
     def __init__(self, X, *, intercept=False):
         n, d = X.shape
         self._dominant = dominant_columns(X)
-        self._rest = np.setdiff1d(np.arange(d), self._dominant)
+        rest = np.ones(d, dtype=bool)
+        rest[self._dominant] = False
+        self._rest = np.flatnonzero(rest)
         self._X = X
         self._X_rest = X if self._dominant.size == 0 else X[:, self._rest]
         self.gram = _dense(self._X_rest @ self._X_rest.T)

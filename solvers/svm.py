@@ -7,6 +7,7 @@ otherwise) and ``support_``, the indices with ``alpha_ > 0``: the support vector
 """
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
 from ._backends import DEFAULT_BACKENDS
@@ -26,8 +27,10 @@ from .certificates import (
     svm2_certificate,
     svm_certificate,
 )
+from .exceptions import SolverError
 from .formulations import l1_svm, svm2, svm_dual, svm_primal
 from .path import l1_svm_path, svm2_path
+from .ridge import dominant_columns
 
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
 
@@ -115,7 +118,126 @@ def _margin(w):
     return np.inf if norm == 0 else 1.0 / norm
 
 
-class SVMDual(_SampleWorkingSet, BinaryLinearClassifier):
+#: ``C`` times the mean squared norm of a sample, outside this range, is extreme: the
+#: backends then see the problem with ``C = 1`` and the data scaled by ``sqrt(C)``.
+_C_RANGE = (1e-2, 1e4)
+
+
+def _centre_dominant(X):
+    """X with its dominant columns (:func:`solvers.ridge.dominant_columns`) centred.
+
+    With a free intercept the 2-norm SVM is unchanged when a column is shifted
+    (``b`` absorbs ``m_j w_j``), but a column at 1e12 (1 + 0.01 z), nearly parallel to
+    the intercept's column of ones, becomes one at 1e10 z. Sparse X stays sparse:
+    only the (at most 64) dominant columns get entries in every row.
+
+    Returns
+    -------
+    X_centred, shift : the data and the column means taken off (0 elsewhere)
+    """
+    n, d = X.shape
+    shift = np.zeros(d)
+    dominant = dominant_columns(X)
+    if dominant.size == 0:
+        return X, shift
+    shift[dominant] = np.asarray(X[:, dominant].mean(axis=0)).ravel()
+    if not sp.issparse(X):
+        return X - shift, shift
+    offsets = sp.csr_matrix(
+        (
+            np.tile(-shift[dominant], n),
+            (np.repeat(np.arange(n), dominant.size), np.tile(dominant, n)),
+        ),
+        shape=(n, d),
+    )
+    return (X + offsets).asformat(X.format), shift
+
+
+def _c_plans(X, C, *, hinge):
+    """The problems to try, in order: ``(s, C_solved)`` with the data scaled by ``sqrt(s)``.
+
+    ``1/2 ||w'||^2 + (C/s) sum_i loss(y_i (sqrt(s) x_i'w' + b))`` is the 2-norm SVM's
+    objective divided by s, with ``w = sqrt(s) w'``, the same b and multipliers
+    ``a = s a'``. A moderate C (``C`` times the mean squared sample norm in
+    ``_C_RANGE``) is solved as it is, so that a re-fit with a new C re-solves the
+    compiled problem. An extreme C is solved with s = C: the backends see
+    ``a' in [0, 1]`` and objective values of order n. For the hinge with a huge C,
+    first the problem at the largest moderate C: when no multiplier reaches that
+    bound (separable data, the hard margin), no sample has slack and the solution
+    is the same for every larger C (the certificate at C decides).
+    """
+    size = C * (X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))
+    size /= X.shape[0]
+    if _C_RANGE[0] <= size <= _C_RANGE[1]:
+        return [(1.0, C)]
+    plans = [(float(C), 1.0)]
+    if hinge and size > _C_RANGE[1]:
+        plans.insert(0, (1.0, C * _C_RANGE[1] / size))
+    return plans
+
+
+class _ScaledL2:
+    """Fit the 2-norm SVM on centred, rescaled data (exact transformations); map back.
+
+    Subclasses implement ``_fit_scaled(X, y)`` and read the box constraint from
+    ``self._C_solved``.
+    """
+
+    def _fit_pm(self, X, y):
+        centred, shift = _centre_dominant(X)
+        hinge = getattr(self, "loss", "hinge") == "hinge"
+        plans = _c_plans(centred, self.C, hinge=hinge)
+        for k, (scale, C_solved) in enumerate(plans):
+            self._C_solved = C_solved
+            data = centred if scale == 1.0 else centred * np.sqrt(scale)
+            try:
+                self._fit_scaled(data, y)
+            except SolverError as error:
+                if k + 1 < len(plans):
+                    continue
+                raise _with_hint(error, X, shift) from None
+            finally:
+                self._C_solved = self.C
+            if (scale, C_solved) == (1.0, self.C):
+                break
+            self.alpha_ = scale * self.alpha_
+            self.coef_ = np.sqrt(scale) * self.coef_
+            self.margin_ = _margin(self.coef_)
+            self._set_full_objective(centred, y)
+            self.certificate_ = self._certificate(centred, y)
+            self.dual_gap_ = self.certificate_.relative_gap
+            if self.certificate_.holds:
+                break
+            if k + 1 == len(plans):
+                raise _with_hint(
+                    SolverError(
+                        f"the solution of the problem scaled for C={self.C:g} does not "
+                        f"certify on the original one: {self.certificate_}.",
+                        self.solve_attempts_,
+                    ),
+                    X,
+                    shift,
+                )
+        # b absorbs the shift of the centred columns: x'w + b = (x - m)'w + b_centred.
+        self.intercept_ = float(self.intercept_ - shift @ self.coef_)
+
+
+def _with_hint(error, X, shift):
+    """The SolverError with what to try when X has columns that dwarf the others."""
+    dominant = np.flatnonzero(shift)
+    if dominant.size == 0:
+        return error
+    return SolverError(
+        f"{error}\nX has columns whose norms dwarf all the others together (indices "
+        f"{dominant[:10].tolist()}): the 2-norm penalty is not invariant to column "
+        "scaling, and the backends could not resolve both scales. Standardise X (e.g. "
+        "sklearn.preprocessing.StandardScaler) or use loss='squared_hinge', whose Newton "
+        "backend handles them.",
+        error.attempts,
+    )
+
+
+class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     """Soft-margin linear SVM solved in the dual, eq. (2) of 001.
 
     Dual (solved): ``max_a 1'a - 1/2 a'Y X X'Y a  s.t.  y'a = 0, 0 <= a <= C``.
@@ -166,9 +288,9 @@ class SVMDual(_SampleWorkingSet, BinaryLinearClassifier):
         return svm_dual(X, y)
 
     def _parameter_values(self, X, y):
-        return {"C": self.C}
+        return {"C": self._C_solved}
 
-    def _fit_pm(self, X, y):
+    def _fit_scaled(self, X, y):
         if _many_samples(X):
             self._solve_on_samples(X, y)
         else:
@@ -178,14 +300,14 @@ class SVMDual(_SampleWorkingSet, BinaryLinearClassifier):
         self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
 
     def _read_solution(self, problem, X, y):
-        _read_dual(self, problem, X, y, upper=self.C)
+        _read_dual(self, problem, X, y, upper=self._C_solved)
         self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
 
     def _certificate(self, X, y):
-        return svm_certificate(X, y, self.coef_, self.intercept_, self.C, alpha=self.alpha_)
+        return svm_certificate(X, y, self.coef_, self.intercept_, self._C_solved, alpha=self.alpha_)
 
     def _polish(self, X, y):
-        _polish_l2(self, X, y, self.C, squared=False)
+        _polish_l2(self, X, y, self._C_solved, squared=False)
 
 
 def _read_dual(est, problem, X, y, upper):
@@ -198,7 +320,7 @@ def _read_dual(est, problem, X, y, upper):
     est.margin_ = _margin(est.coef_)
 
 
-class L2SVM(_SampleWorkingSet, BinaryLinearClassifier):
+class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     """Linear SVM with the 2-norm penalty, hinge or squared hinge loss.
 
     Primal: ``min_{w,b} 1/2 ||w||^2 + C sum_i loss_i`` with
@@ -246,18 +368,22 @@ class L2SVM(_SampleWorkingSet, BinaryLinearClassifier):
 
     def _parameter_values(self, X, y):
         if _use_dual(X) and self.loss == "squared_hinge":
-            return {"inv_2C": 0.5 / self.C}
-        return {"C": self.C}
+            return {"inv_2C": 0.5 / self._C_solved}
+        return {"C": self._C_solved}
 
-    def _fit_pm(self, X, y):
+    def _fit_scaled(self, X, y):
         if _many_samples(X) and not self._newton_first(X):
             self._solve_on_samples(X, y)
         else:
             self._solve(X, y)
 
     def _newton_first(self, X):
-        """The squared hinge with n >= d: the finite Newton method heads the chain."""
-        return self.solver is None and self.loss == "squared_hinge" and not _use_dual(X)
+        """The squared hinge: the finite Newton method heads the default chain.
+
+        In the feature space when n >= d, in the sample space when d > n
+        (:mod:`solvers._newton`).
+        """
+        return self.solver is None and self.loss == "squared_hinge"
 
     def _chain(self, X):
         if self._newton_first(X):
@@ -270,8 +396,9 @@ class L2SVM(_SampleWorkingSet, BinaryLinearClassifier):
             return {}
 
         def newton():
-            self.coef_, self.intercept_ = squared_hinge_newton(X, y, self.C)
-            self.alpha_ = 2.0 * self.C * _hinge(X, y, self.coef_, self.intercept_)
+            C = self._C_solved
+            self.coef_, self.intercept_ = squared_hinge_newton(X, y, C)
+            self.alpha_ = 2.0 * C * _hinge(X, y, self.coef_, self.intercept_)
             self.support_ = _support(self.alpha_)
             self.margin_ = _margin(self.coef_)
             self._set_full_objective(X, y)
@@ -281,30 +408,31 @@ class L2SVM(_SampleWorkingSet, BinaryLinearClassifier):
     def _set_full_objective(self, X, y):
         losses = _hinge(X, y, self.coef_, self.intercept_)
         total = losses @ losses if self.loss == "squared_hinge" else losses.sum()
-        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self.C * total)
+        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self._C_solved * total)
 
     def _read_solution(self, problem, X, y):
         squared = self.loss == "squared_hinge"
+        C = self._C_solved
         if _use_dual(X):
-            _read_dual(self, problem, X, y, upper=np.inf if squared else self.C)
+            _read_dual(self, problem, X, y, upper=np.inf if squared else C)
             # The dual value (the primal optimum): evaluating the primal at w = X'Ya
             # would amplify the solver's tolerance on the margins.
-            ridge = self.alpha_ @ self.alpha_ / (4 * self.C) if squared else 0.0
+            ridge = self.alpha_ @ self.alpha_ / (4 * C) if squared else 0.0
             self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)
             return
         _read_primal(self, problem)
         self.margin_ = _margin(self.coef_)
         losses = _hinge(X, y, self.coef_, self.intercept_)
         total = losses @ losses if squared else losses.sum()
-        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self.C * total)
+        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + C * total)
 
     def _certificate(self, X, y):
         return svm_certificate(
-            X, y, self.coef_, self.intercept_, self.C, loss=self.loss, alpha=self.alpha_
+            X, y, self.coef_, self.intercept_, self._C_solved, loss=self.loss, alpha=self.alpha_
         )
 
     def _polish(self, X, y):
-        _polish_l2(self, X, y, self.C, squared=self.loss == "squared_hinge")
+        _polish_l2(self, X, y, self._C_solved, squared=self.loss == "squared_hinge")
 
 
 def _polish_l2(est, X, y, C, *, squared):

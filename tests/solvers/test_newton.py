@@ -56,9 +56,26 @@ def test_l2svm_squared_hinge_uses_newton_and_equals_clarabel():
     np.testing.assert_allclose(sparse.coef_, ours.coef_, rtol=1e-10, atol=1e-12)
 
 
-def test_wide_data_goes_to_the_qp_backends():
+@pytest.mark.parametrize("fmt", [np.asarray, sp.csr_matrix])
+@pytest.mark.parametrize("C", [1e-2, 1.0, 1e2])
+def test_wide_data_newton_in_the_sample_space(fmt, C):
+    """d > n: the ridge steps go through the n x n Gram matrix; scipy and Clarabel agree."""
     rng = np.random.default_rng(4)
-    X = rng.standard_normal((30, 80))
-    y = np.where(X[:, 0] > 0, 1.0, -1.0)
-    est = L2SVM(loss="squared_hinge").fit(X, y)
-    assert est.backend_ != "NEWTON" and est.certificate_.holds
+    X = rng.standard_normal((30, 80)) * (rng.random((30, 80)) < 0.3)
+    y = np.where(X[:, 0] + X[:, 1] + 0.3 * rng.standard_normal(30) > 0, 1.0, -1.0)
+    est = L2SVM(C=C, loss="squared_hinge").fit(fmt(X), y)
+    assert est.backend_ == "NEWTON" and est.certificate_.holds
+    reference = minimize(
+        _objective,
+        np.zeros(81),
+        args=(X, y, C),
+        jac=_gradient,
+        method="L-BFGS-B",
+        options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 20000},
+    )
+    ours = _objective(np.append(est.coef_, est.intercept_), X, y, C)
+    assert ours <= reference.fun * (1 + 1e-10)
+    np.testing.assert_allclose(ours, reference.fun, rtol=1e-8)
+    dual = L2SVM(C=C, loss="squared_hinge", solver="CLARABEL").fit(X, y)
+    np.testing.assert_allclose(est.coef_, dual.coef_, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(est.objective_, dual.objective_, rtol=1e-7)
