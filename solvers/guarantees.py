@@ -737,14 +737,18 @@ def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
         beta_factor = eps * kappa / ((1.0 - eps) * s_max)
     else:
         beta_factor = np.inf
-    beta_term = np.where(beta > 0, beta_factor * beta * y_norm, 0.0)
+    beta_term = np.zeros_like(beta)
+    beta_term[beta > 0] = beta_factor * beta[beta > 0] * y_norm
     details = {"lam": lam, "kappa": kappa, "sigma_max": s_max, "lemma6": lemma6}
     if relative:
         shrink = (s**2 / (s**2 + lam)) * (coords / s)  # (I + lam S^-2)^-1 U'alpha
         alpha_term = 2.0 * eps * kappa * np.linalg.norm(shrink, axis=1) * np.linalg.norm(U.T @ y)
         theorem, form = "000 Theorem 2", "relative, q in the training subspace"
     else:
-        alpha_term = 2.0 * eps * kappa * alpha * y_norm if lam > 0 else np.zeros_like(alpha)
+        if lam > 0:
+            alpha_term = 2.0 * eps * kappa * alpha * y_norm
+        else:  # 0 (000 eq. 14) while V'RR'V is invertible, which eps < 1 ensures
+            alpha_term = np.where(alpha > 0, 0.0 if eps < 1 else np.inf, 0.0)
         theorem, form = "000 Theorem 1", "additive, lam > 0" if lam > 0 else "additive, lam = 0"
     bound = alpha_term + beta_term
     full = RLSC(lam=lam).fit(X, y).decision_function(q)
