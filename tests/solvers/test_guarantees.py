@@ -41,8 +41,8 @@ def _separable_by_lp(X, y):
 
 @pytest.fixture(scope="module")
 def separable():
-    """n = 20 points in d = 1000 (001 sec. 5.2's generator, smaller): separable, rank 20."""
-    X, y = make_bhattacharyya(n=20, d=1000, k=10, random_state=0)
+    """n = 12 points in d = 600 (001 sec. 5.2's generator, smaller): separable, rank 12."""
+    X, y = make_bhattacharyya(n=12, d=600, k=6, random_state=0)
     assert _separable_by_lp(X, y)
     return X, y
 
@@ -129,7 +129,7 @@ def test_bss_with_the_theorems_r_keeps_margin_and_radius(separable):
     X, y = separable
     eps = 0.9
     r = required_features(eps, "001 Theorem 2", X=X)
-    assert r == math.ceil(36 * 20 / eps**2)  # rank 20
+    assert r == math.ceil(36 * X.shape[0] / eps**2)  # rank n
     selection = bss(_right_vectors(X), r)
     report = check_margin(X, y, selection, eps=eps)
     assert report.holds and report.form == "hard margin" and report.theorem == "001 Theorem 2"
@@ -181,8 +181,7 @@ def test_ionosphere_uses_the_soft_margin_form_and_holds(ionosphere):
     z, z_sel = dual_value(X), dual_value(selection.apply(X))
     assert report.full == pytest.approx(z, rel=1e-5)
     assert report.selected == pytest.approx(z_sel, rel=1e-5)
-    assert z_sel <= z / (1 - report.eps)
-    assert check_margin(X, y, selection, eps=eps).holds
+    assert z_sel <= z / (1 - report.eps) and report.eps <= eps
 
 
 def test_a_bad_selection_fails_somewhere_in_a_sweep(separable):
@@ -319,9 +318,9 @@ def test_required_features_is_the_smallest_r_meeting_each_formula(theorem):
 
 def test_required_features_counts_from_the_data(separable):
     X, y = separable
-    assert required_features(0.5, "000 theorem-1", X=X) == math.ceil(9 * 20 / 0.25)
+    assert required_features(0.5, "000 theorem-1", X=X) == math.ceil(9 * X.shape[0] / 0.25)
     assert required_features(0.5, "001_Lemma_2", X=X) == required_features(
-        0.5, "001 Lemma 2", ell=20
+        0.5, "001 Lemma 2", ell=X.shape[0]
     )
 
 
@@ -348,8 +347,8 @@ def test_bad_input_names_the_argument(separable):
         check_margin(X, y, selection, C=0.0)
     with pytest.raises(ValueError, match="C must be > 0"):
         margin(X, y, C=-1.0)
-    with pytest.raises(ValueError, match="selection is over 1000 features but X has 999"):
-        check_radius(X[:, :999], selection)
+    with pytest.raises(ValueError, match="selection is over 600 features but X has 599"):
+        check_radius(X[:, :599], selection)
     with pytest.raises(TypeError, match="selection must be a sparsify.Selection"):
         check_radius(X, selection.indices)
     bad = X.copy()
