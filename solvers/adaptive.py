@@ -213,7 +213,6 @@ class _RSStream:
         X : array-like or sparse matrix of shape (n_samples, n_features)
             The frame; the same features as the earlier frames.
         y : array-like of shape (n_samples,)
-            For the SVMs, the same two classes as the earlier frames.
         X_val, y_val : array-like, optional
             As in ``fit``.
 
@@ -228,7 +227,7 @@ class _RSStream:
         weights = self._rs_weights(X, y, X_val, y_val)
         if not first:
             weights = self.weights_ + weights
-        return
+        return self._fit_weighted(X, y, X_val, y_val, weights)
 
 
 class HybridSVM(_BinaryClassifier):
@@ -439,6 +438,40 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
 
     def _base(self):
         return self.base
+
+    def partial_fit(self, X, y, X_val=None, y_val=None, classes=None):
+        """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
+
+        The first call starts from the frame's RS weights. Each call adds the frame's
+        RS weights to ``weights_`` and refits the weighted model on this frame alone
+        (lam chosen on it as in ``fit``). With an int ``random_state`` every frame's
+        blocks are drawn from the same seed.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The frame; the same features as the earlier frames.
+        y : array-like of shape (n_samples,)
+            Both classes, in every frame (each frame's blocks need them).
+        X_val, y_val : array-like, optional
+            As in ``fit``.
+        classes : array-like of shape (2,), optional
+            The two classes (scikit-learn's ``partial_fit`` convention); when given,
+            every frame must hold exactly these.
+
+        Returns
+        -------
+        self
+        """
+        if classes is not None:
+            expected = np.unique(np.asarray(classes))
+            found = np.unique(np.asarray(y))
+            if expected.size != 2 or not np.array_equal(found, expected):
+                raise ValueError(
+                    f"classes must be the two labels of y; got classes={expected.tolist()} "
+                    f"and labels {found[:10].tolist()} in y."
+                )
+        return super().partial_fit(X, y, X_val, y_val)
 
 
 class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):

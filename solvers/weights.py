@@ -310,8 +310,9 @@ def rs_weights(
     is finite.
 
     The block indices are all drawn first from one generator, so the result for a
-    fixed ``random_state`` is the same whatever ``n_jobs``. For the SVMs, a block
-    holding a single class is redrawn, and one warning per call says how many were.
+    fixed ``random_state`` is the same whatever ``n_jobs``. A block holding a single
+    class (for the lasso, a single target value) is redrawn, and one warning per
+    call says how many were.
 
     Parameters
     ----------
@@ -387,12 +388,11 @@ def rs_weights(
     n_blocks = check_n_select(n_blocks, name="n_blocks", low=1, low_inclusive=True)
     if cap is not None:
         cap = _check_positive(cap, "cap")
-    labels = y if classifier else None
-    blocks, redrawn = _draw_blocks(n, labels, block_size, n_blocks, random_state)
+    blocks, redrawn = _draw_blocks(y, block_size, n_blocks, random_state)
     if redrawn:
         warnings.warn(
             f"rs_weights: {redrawn} block(s) of {block_size} examples held a single class "
-            f"and were redrawn ({n_blocks} blocks in all).",
+            f"(or target value) and were redrawn ({n_blocks} blocks in all).",
             UserWarning,
             stacklevel=2,
         )
@@ -450,10 +450,11 @@ def _check_labels(y_val, n_samples, classes):
     return y_val
 
 
-def _draw_blocks(n, labels, block_size, n_blocks, random_state):
+def _draw_blocks(y, block_size, n_blocks, random_state):
     """The row indices of every block, drawn up front from one generator.
 
-    With ``labels`` (classifiers), a block holding one class is redrawn.
+    A block whose targets take one value (one class; constant regression targets,
+    where the path is a single point) is redrawn.
 
     Returns
     -------
@@ -462,17 +463,18 @@ def _draw_blocks(n, labels, block_size, n_blocks, random_state):
         How many draws were rejected.
     """
     rng = check_random_state(random_state)
+    n = y.shape[0]
     blocks, redrawn = [], 0
     for _ in range(n_blocks):
         for _ in range(_MAX_REDRAWS):
             block = np.sort(rng.choice(n, block_size, replace=False))
-            if labels is None or np.unique(labels[block]).shape[0] == 2:
+            if np.unique(y[block]).shape[0] > 1:
                 break
             redrawn += 1
         else:
             raise ValueError(
                 f"y: {_MAX_REDRAWS} draws of {block_size} examples out of {n} all held a "
-                "single class; use a larger block_size."
+                "single class (or target value); use a larger block_size."
             )
         blocks.append(block)
     return blocks, redrawn
