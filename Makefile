@@ -31,7 +31,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.l1svm_path
 
 docs: $(STAMP)
-	$(PY) docs/build_api.py
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict   # the site: site/index.html
 
 lint: $(STAMP)
 	$(PY) -m ruff check sparsify solvers tests examples benchmarks docs
