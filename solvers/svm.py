@@ -200,6 +200,8 @@ class _ScaledL2:
                 self._C_solved = self.C
             if (scale, C_solved) == (1.0, self.C):
                 break
+            if scale == 1.0 and self.alpha_.max(initial=0.0) >= (1 - 1e-6) * C_solved:
+                continue  # a multiplier at the smaller bound: not the solution at C
             self.alpha_ = scale * self.alpha_
             self.coef_ = np.sqrt(scale) * self.coef_
             self.margin_ = _margin(self.coef_)

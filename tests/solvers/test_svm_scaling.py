@@ -1,0 +1,207 @@
+"""The 2-norm SVMs and ridge at extreme C and with columns of extreme scale.
+
+References are independent of the code: scikit-learn's SVC (libsvm) at a tight
+tolerance, scipy.optimize on the smooth squared-hinge primal, the same problem with
+a negligible column dropped, weak duality (:func:`solvers.certificates.svm_certificate`
+recomputed on the original data), and for ridge Householder QR of ``[X; sqrt(lam) I]``
+and scikit-learn's Ridge.
+"""
+
+import functools
+
+import numpy as np
+import pytest
+import scipy.linalg as sla
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from sklearn.linear_model import Ridge
+from sklearn.svm import SVC
+
+from solvers import L2SVM, RidgeRegression, SVMDual
+from solvers.certificates import svm_certificate
+from solvers.exceptions import SolverError
+
+SHAPES = {"n>d": (60, 5), "d>n": (30, 50)}
+FORMATS = {"dense": np.asarray, "csr": sp.csr_matrix}
+
+
+def _data(shape, seed=0):
+    n, d = shape
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    return X, y
+
+
+def _objective(X, y, w, b, C, squared):
+    slack = np.maximum(0.0, 1.0 - y * (X @ w + b))
+    return 0.5 * w @ w + C * (slack @ slack if squared else slack.sum())
+
+
+def _svc_objective(X, y, C):
+    svc = SVC(kernel="linear", C=C, tol=1e-10, max_iter=10**7).fit(X, y)
+    return _objective(X, y, svc.coef_.ravel(), svc.intercept_[0], C, False)
+
+
+def _hard_margin(X, y):
+    """``min 1/2 ||w||^2  s.t.  y_i (x_i'w + b) >= 1`` by scipy's SLSQP."""
+    d = X.shape[1]
+    result = minimize(
+        lambda t: 0.5 * t[:d] @ t[:d],
+        np.zeros(d + 1),
+        jac=lambda t: np.append(t[:d], 0.0),
+        constraints={
+            "type": "ineq",
+            "fun": lambda t: y * (X @ t[:d] + t[d]) - 1.0,
+            "jac": lambda t: y[:, None] * np.column_stack((X, np.ones(len(y)))),
+        },
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 1000},
+    )
+    assert result.success, result.message
+    return result.fun
+
+
+def _squared_hinge_minimum(X, y, C):
+    """scipy.optimize on the smooth primal, in units where every column has unit norm.
+
+    With ``v = s w`` (s the column norms) the penalty is ``1/2 sum_j (v_j / s_j)^2``:
+    L-BFGS sees a problem of unit scale whatever the columns' norms.
+    """
+    s = np.linalg.norm(X, axis=0)
+    Z = X / s
+
+    def fun(theta):
+        v, b = theta[:-1], theta[-1]
+        slack = np.maximum(0.0, 1.0 - y * (Z @ v + b))
+        g = -2.0 * C * y * slack
+        value = 0.5 * np.sum((v / s) ** 2) + C * slack @ slack
+        return value, np.concatenate((v / s**2 + Z.T @ g, [g.sum()]))
+
+    result = minimize(
+        fun,
+        np.zeros(X.shape[1] + 1),
+        jac=True,
+        method="L-BFGS-B",
+        options={"gtol": 1e-12, "ftol": 1e-14, "maxiter": 5000, "maxcor": 30},
+    )
+    return result.fun
+
+
+def _assert_certified_on_original(est, X, y, C, loss):
+    certificate = svm_certificate(X, y, est.coef_, est.intercept_, C, loss=loss, alpha=est.alpha_)
+    assert certificate.holds, certificate
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("C", [1e-9, 1e9])
+@pytest.mark.parametrize("Est, loss", [(SVMDual, "hinge"), (L2SVM, "hinge")])
+def test_hinge_at_extreme_C_matches_svc(shape, C, Est, loss):
+    X, y = _data(SHAPES[shape])
+    est = Est(C=C).fit(X, y)
+    ours = _objective(X, y, est.coef_, est.intercept_, C, False)
+    _assert_certified_on_original(est, X, y, C, loss)
+    np.testing.assert_allclose(est.objective_, ours, rtol=1e-6)
+    # libsvm is a reference at C = 1e-9; at C = 1e9 it stops far from the optimum (383
+    # against 0.18 on the d > n data), so the hard margin is, on separable data, and
+    # weak duality (above) is on the rest.
+    if C < 1:
+        np.testing.assert_allclose(ours, _svc_objective(X, y, C), rtol=1e-5)
+    elif shape == "d>n":
+        np.testing.assert_allclose(ours, _hard_margin(X, y), rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("C", [1e-9, 1e9])
+def test_squared_hinge_at_extreme_C_matches_scipy(shape, C):
+    X, y = _data(SHAPES[shape], seed=1)
+    est = L2SVM(C=C, loss="squared_hinge").fit(X, y)
+    _assert_certified_on_original(est, X, y, C, "squared_hinge")
+    ours = _objective(X, y, est.coef_, est.intercept_, C, True)
+    assert ours <= _squared_hinge_minimum(X, y, C) * (1 + 1e-9)
+
+
+def test_moderate_C_still_reuses_the_compiled_problem():
+    """The rescaling applies to extreme C only: a re-fit at a moderate C is a re-solve."""
+    X, y = _data(SHAPES["n>d"])
+    est = SVMDual(C=1.0).fit(X, y)
+    problem = est.problem_
+    est.set_params(C=0.5).fit(X, y)
+    assert est.problem_ is problem
+
+
+def _with_column(X, scale, seed):
+    """X with column 0 replaced by one of norm ~ scale (a timestamp when scale is large)."""
+    rng = np.random.default_rng(seed)
+    X = X.copy()
+    X[:, 0] = scale * (1.0 + 0.01 * rng.standard_normal(X.shape[0]))
+    return X
+
+
+@functools.cache
+def _scaled_column_case(shape, scale):
+    """Data with a column at ``scale`` and scipy's minimum of the squared-hinge primal."""
+    X, y = _data(SHAPES[shape], seed=2)
+    X = _with_column(X, scale, seed=3)
+    # At 1e-12 the column cannot matter: the problem without it has the same optimum.
+    return X, y, _squared_hinge_minimum(X[:, 1:] if scale < 1 else X, y, 1.0)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("scale", [1e-12, 1e9, 1e12])
+def test_squared_hinge_with_a_column_at_an_extreme_scale(fmt, shape, scale):
+    X, y, reference = _scaled_column_case(shape, scale)
+    est = L2SVM(C=1.0, loss="squared_hinge").fit(FORMATS[fmt](X), y)
+    assert est.backend_ == "NEWTON" and est.certificate_.holds
+    ours = _objective(X, y, est.coef_, est.intercept_, 1.0, True)
+    assert ours <= reference * (1 + 1e-9)
+    np.testing.assert_allclose(ours, reference, rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("Est", [SVMDual, L2SVM])
+def test_hinge_with_a_tiny_column_matches_svc(shape, Est):
+    X, y = _data(SHAPES[shape], seed=4)
+    X = _with_column(X, 1e-12, seed=5)
+    est = Est(C=1.0).fit(X, y)
+    ours = _objective(X, y, est.coef_, est.intercept_, 1.0, False)
+    np.testing.assert_allclose(ours, _svc_objective(X[:, 1:], y, 1.0), rtol=1e-5)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("Est", [SVMDual, L2SVM])
+def test_hinge_with_a_huge_column_is_certified_or_says_what_to_try(shape, Est):
+    """Never a silent wrong answer: certified on the original data, or a SolverError."""
+    X, y = _data(SHAPES[shape], seed=6)
+    X = _with_column(X, 1e12, seed=7)
+    try:
+        est = Est(C=1.0).fit(X, y)
+    except SolverError as error:
+        assert "Standardise X" in str(error) and "indices [0]" in str(error)
+        assert error.attempts
+    else:
+        _assert_certified_on_original(est, X, y, 1.0, "hinge")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("seed", range(4))
+def test_ridge_with_a_1e12_column_and_more_features_than_samples(fmt, seed):
+    """The issue's fault: Cholesky of XX' failed and QR was 6e-3 off; now certified."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((12, 40))
+    X[:, 0] *= 1e12
+    y = rng.standard_normal(12)
+    est = RidgeRegression(lam=1.0).fit(FORMATS[fmt](X), y)
+    assert est.certificate_.holds
+
+    def objective(b):
+        r = y - X @ b
+        return r @ r + b @ b
+
+    Q, R = np.linalg.qr(np.vstack((X, np.eye(40))))
+    reference = sla.solve_triangular(R, Q.T @ np.concatenate((y, np.zeros(40))))
+    np.testing.assert_allclose(objective(est.coef_), objective(reference), rtol=1e-12)
+    ridge = Ridge(alpha=1.0, fit_intercept=False, solver="svd").fit(X, y)
+    np.testing.assert_allclose(objective(est.coef_), objective(ridge.coef_), rtol=1e-9)
+    np.testing.assert_allclose(est.predict(X), X @ reference, rtol=1e-9, atol=1e-9)
