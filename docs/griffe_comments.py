@@ -1,19 +1,32 @@
-"""Griffe extension (mkdocs.yml, mkdocstrings ``extensions:``): ``#:`` comments document.
+"""Griffe extension (mkdocs.yml, mkdocstrings ``extensions:``): the docstrings' Sphinx idioms.
 
-The package documents its constants with Sphinx-style comments above the assignment::
+The package's docstrings are numpydoc, with two Sphinx idioms griffe does not read:
 
-    #: Default tolerance on the relative duality gap.
-    GAP_TOLERANCE = 1e-6
+- constants documented by ``#:`` comments above the assignment::
 
-Griffe reads only a string literal *below* an assignment, so this extension turns the
-block of ``#:`` lines right above an attribute without a docstring into its docstring.
+      #: Default tolerance on the relative duality gap.
+      GAP_TOLERANCE = 1e-6
+
+  griffe reads only a string literal *below* an assignment, so the block of ``#:``
+  lines right above an attribute without a docstring becomes its docstring;
+- cross-reference roles such as ``:class:`Certificate``` and ``:func:`~x.margin```,
+  which would show verbatim; they become inline code (``Certificate``, ``margin``).
 """
+
+import re
 
 import griffe
 
+_ROLE = re.compile(r":(?:py:)?(?:mod|class|func|meth|attr|data|exc|obj):`(~?)([^`]+)`")
+
+
+def _plain_role(match):
+    tilde, target = match.groups()
+    return f"`{target.rsplit('.', 1)[-1] if tilde else target}`"
+
 
 class SphinxComments(griffe.Extension):
-    """Give an attribute the ``#:`` comment block right above it as its docstring."""
+    """Read ``#:`` comments as docstrings, and Sphinx roles as inline code."""
 
     def on_attribute_instance(self, *, attr, **kwargs):
         if attr.docstring is not None or not attr.lineno:
@@ -26,6 +39,11 @@ class SphinxComments(griffe.Extension):
                 break
             comment.insert(0, text[2:].removeprefix(" "))
         if comment:
+            text = _ROLE.sub(_plain_role, "\n".join(comment))
             attr.docstring = griffe.Docstring(
-                "\n".join(comment), lineno=attr.lineno - len(comment), parent=attr
+                text, lineno=attr.lineno - len(comment), parent=attr
             )
+
+    def on_instance(self, *, obj, **kwargs):
+        if obj.docstring is not None:
+            obj.docstring.value = _ROLE.sub(_plain_role, obj.docstring.value)
