@@ -33,11 +33,11 @@ from .svm import L1SVM, SVM2
 from .weights import (
     C_GRID,
     VALIDATION_FRACTION,
-    best_l2_model,
-    check_validation,
-    inverse_power_weights,
+    _best_l2_model,
+    _check_validation,
+    _inverse_power_weights,
+    _validation_split,
     rs_weights,
-    validation_split,
 )
 
 __all__ = ["HybridSVM", "RSWeightedSVM", "RSWeightedLasso"]
@@ -92,7 +92,7 @@ class _AdaptiveL1(BaseEstimator):
             )
         if X_val is not None or y_val is not None:
             classes = self.classes_ if self._classifier else None
-            X_val, y_val = check_validation(X_val, y_val, X.shape[1], classes)
+            X_val, y_val = _check_validation(X_val, y_val, X.shape[1], classes)
         return X, y, X_val, y_val
 
     def _fit_weighted(self, X, y, X_val, y_val, weights):
@@ -112,7 +112,7 @@ class _AdaptiveL1(BaseEstimator):
         """The best breakpoint of the weighted path on validation data (module docstring)."""
         X_train, y_train, scale = X, y, 1.0
         if X_val is None:
-            X_train, X_val, y_train, y_val = validation_split(
+            X_train, X_val, y_train, y_val = _validation_split(
                 X,
                 y,
                 classifier=self._classifier,
@@ -333,7 +333,7 @@ class HybridSVM(_BinaryClassifier):
         """
         self._validate_params()
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
-        coef, self.C_ = best_l2_model(
+        coef, self.C_ = _best_l2_model(
             X,
             y,
             base=self.base,
@@ -343,7 +343,7 @@ class HybridSVM(_BinaryClassifier):
             validation_fraction=self.validation_fraction,
             random_state=self.random_state,
         )
-        weights = inverse_power_weights(coef, self.gamma)
+        weights = _inverse_power_weights(coef, self.gamma)
         return self._fit_weighted(X, y, X_val, y_val, weights)
 
 

@@ -36,7 +36,7 @@ from .path import l1_svm_path, lasso_path, svm2_path
 __all__ = ["hybrid_weights", "rs_weights"]
 
 #: The exact path of each base model (004 sec. 2.2.1).
-PATHS = {"l1": l1_svm_path, "svm2": svm2_path, "lasso": lasso_path}
+_PATHS = {"l1": l1_svm_path, "svm2": svm2_path, "lasso": lasso_path}
 #: The default grid of costs C of the L2 models (004 sec. 4, after Zou 2007).
 C_GRID = (0.1, 0.5, 1, 2, 5, 10)
 #: The share of the data held out for validation when none is given.
@@ -47,19 +47,19 @@ _ZERO_RTOL = 1e-10
 _MAX_REDRAWS = 1000
 
 
-def check_base(base, allowed=tuple(PATHS)):
+def _check_base(base, allowed=tuple(_PATHS)):
     """Validate the name of a base model; ValueError naming ``base`` otherwise."""
     if not isinstance(base, str) or base not in allowed:
         raise ValueError(f"base must be one of {list(allowed)}; got base={base!r}.")
     return base
 
 
-def is_classifier_base(base):
+def _is_classifier_base(base):
     """Whether the base model is a classifier (the SVMs) rather than the lasso."""
     return base != "lasso"
 
 
-def check_targets(y, n_samples, *, classifier, name="y"):
+def _check_targets(y, n_samples, *, classifier, name="y"):
     """A 1-D target of ``n_samples`` entries; for classifiers exactly two finite labels.
 
     Returns
@@ -91,7 +91,7 @@ def check_targets(y, n_samples, *, classifier, name="y"):
     return y, classes
 
 
-def validation_split(X, y, *, classifier, validation_fraction, random_state):
+def _validation_split(X, y, *, classifier, validation_fraction, random_state):
     """Hold out ``validation_fraction`` of the rows: stratified by class for classifiers.
 
     Returns
@@ -142,7 +142,7 @@ def _l2_coef(base, C, X, y):
     return model.coef_, model.intercept_
 
 
-def best_l2_model(
+def _best_l2_model(
     X,
     y,
     *,
@@ -157,16 +157,16 @@ def best_l2_model(
 
     Parameters and validation as in :func:`hybrid_weights`.
     """
-    check_base(base)
-    classifier = is_classifier_base(base)
+    _check_base(base)
+    classifier = _is_classifier_base(base)
     X = check_X(X, name="X", min_samples=2)
-    y, classes = check_targets(y, X.shape[0], classifier=classifier)
+    y, classes = _check_targets(y, X.shape[0], classifier=classifier)
     grid = _check_C_grid(C_grid)
     if len(grid) == 1:
         return np.asarray(_l2_coef(base, grid[0], X, y)[0], dtype=float), grid[0]
     refit = X_val is None
     if refit:
-        X_fit, X_val, y_fit, y_val = validation_split(
+        X_fit, X_val, y_fit, y_val = _validation_split(
             X,
             y,
             classifier=classifier,
@@ -175,7 +175,7 @@ def best_l2_model(
         )
     else:
         X_fit, y_fit = X, y
-        X_val, y_val = check_validation(X_val, y_val, X.shape[1], classes)
+        X_val, y_val = _check_validation(X_val, y_val, X.shape[1], classes)
     best = None
     for C in grid:
         coef, intercept = _l2_coef(base, C, X_fit, y_fit)
@@ -258,7 +258,7 @@ def hybrid_weights(
     (33,)
     """
     gamma = _check_positive(gamma, "gamma")
-    coef, _ = best_l2_model(
+    coef, _ = _best_l2_model(
         X,
         y,
         base=base,
@@ -268,10 +268,10 @@ def hybrid_weights(
         validation_fraction=validation_fraction,
         random_state=random_state,
     )
-    return inverse_power_weights(coef, gamma)
+    return _inverse_power_weights(coef, gamma)
 
 
-def inverse_power_weights(coef, gamma):
+def _inverse_power_weights(coef, gamma):
     """``|coef_j|^-gamma``, ``+inf`` where ``coef_j`` is 0 or below 1e-10 of the largest."""
     magnitude = np.abs(np.asarray(coef, dtype=float))
     magnitude[magnitude <= _ZERO_RTOL * magnitude.max(initial=0.0)] = 0.0
@@ -370,14 +370,14 @@ def rs_weights(
     >>> bool(((W >= 1) & (W <= 5) | (W == float("inf"))).all())
     True
     """
-    check_base(base)
-    classifier = is_classifier_base(base)
+    _check_base(base)
+    classifier = _is_classifier_base(base)
     X = check_X(X, name="X", min_samples=2)
     n = X.shape[0]
-    y, classes = check_targets(y, n, classifier=classifier)
+    y, classes = _check_targets(y, n, classifier=classifier)
     validation = None
     if X_val is not None or y_val is not None:
-        validation = check_validation(X_val, y_val, X.shape[1], classes)
+        validation = _check_validation(X_val, y_val, X.shape[1], classes)
     high = n if validation is not None else n - 1
     if n < 3 and validation is None:
         raise ValueError(
@@ -417,7 +417,7 @@ def rs_weights(
     return weights if cap is None else np.minimum(weights, cap)
 
 
-def check_validation(X_val, y_val, n_features, classes):
+def _check_validation(X_val, y_val, n_features, classes):
     """Validate validation data: both given, ``n_features`` columns, labels among ``classes``.
 
     ``classes`` is None for the lasso (real targets).
@@ -430,7 +430,7 @@ def check_validation(X_val, y_val, n_features, classes):
             f"X_val has {X_val.shape[1]} features; X has {n_features}: they must match."
         )
     if classes is None:
-        return X_val, check_targets(y_val, X_val.shape[0], classifier=False, name="y_val")[0]
+        return X_val, _check_targets(y_val, X_val.shape[0], classifier=False, name="y_val")[0]
     return X_val, _check_labels(y_val, X_val.shape[0], classes)
 
 
@@ -495,7 +495,7 @@ def _block_support(base, X, y, block, validation):
         validation = (X[left_out], y[left_out])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PathWarning)
-        path = PATHS[base](X[block], y[block])
+        path = _PATHS[base](X[block], y[block])
     scoring = _r2 if base == "lasso" else _accuracy
     coef, _ = path.at(path.select(*validation, scoring=scoring))
     return coef != 0, any(issubclass(w.category, PathWarning) for w in caught)
