@@ -5,6 +5,8 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackNoConvergence, svds
 
+from ._dask import dask_singular_pairs, is_dask
+
 __all__ = ["right_singular_vectors"]
 
 # A sparse X gets a truncated SVD when k + 1 <= min(n, d) / _TRUNCATED_FRACTION;
@@ -62,6 +64,17 @@ def _truncated_svd(X, k):
     return np.ascontiguousarray(V[:, :k]), s[:k]
 
 
+def gram_singular_pairs(gram):
+    """Right singular vectors and singular values of X from its d x d Gram matrix ``X'X``.
+
+    The eigenvectors of ``X'X``, by decreasing eigenvalue, and the square roots
+    of the eigenvalues (clipped at 0 from below).
+    """
+    w, V = la.eigh(gram)
+    w, V = np.clip(w[::-1], 0, None), V[:, ::-1]
+    return V, np.sqrt(w)
+
+
 def right_singular_vectors(X, k=None, *, name="X"):
     """Return the top-k right singular vectors V (d x k) and singular values of X.
 
@@ -72,10 +85,12 @@ def right_singular_vectors(X, k=None, *, name="X"):
     n x n Gram matrix X X' gives the left singular vectors, V = X' U S^-1 is
     re-orthonormalised and refined by one Rayleigh-Ritz step (an SVD of the
     n x k matrix X Q); with n > d the d x d Gram matrix X' X gives V directly.
+    A Dask X goes to `sparsify._dask.dask_singular_pairs` (its d x d Gram
+    matrix, reduced over its chunks, or a randomized range finder).
 
     Parameters
     ----------
-    X : ndarray or sparse matrix of shape (n, d)
+    X : ndarray, sparse matrix or dask.array.Array of shape (n, d)
         Validated data.
     k : int or None
         Number of singular vectors; None means the numerical rank of X.
@@ -89,6 +104,8 @@ def right_singular_vectors(X, k=None, *, name="X"):
     s : ndarray of shape (k,), decreasing singular values
     """
     n, d = X.shape
+    if is_dask(X):
+        return _top(*dask_singular_pairs(X, k, name=name), k, X.shape, name)
     if sp.issparse(X) and k is not None and (k + 1) * _TRUNCATED_FRACTION <= min(n, d):
         truncated = _truncated_svd(X, k)
         if truncated is not None:
@@ -106,11 +123,13 @@ def right_singular_vectors(X, k=None, *, name="X"):
         _, s, Wt = la.svd(np.asarray(X @ Q), full_matrices=False)
         V = Q @ Wt.T
     else:
-        gram = (X.T @ X).toarray()
-        w, V = la.eigh(gram)
-        w, V = np.clip(w[::-1], 0, None), V[:, ::-1]
-        s = np.sqrt(w)
-    rank = _numerical_rank(s, X.shape)
+        V, s = gram_singular_pairs((X.T @ X).toarray())
+    return _top(V, s, k, X.shape, name)
+
+
+def _top(V, s, k, shape, name):
+    """The first k of the singular pairs (all of them up to the numerical rank when k is None)."""
+    rank = _numerical_rank(s, shape)
     if k is None:
         k = rank
     elif k > rank:

@@ -11,6 +11,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array
 
+from ._dask import block_gram, check_dask, is_dask, reduce_row_blocks
+
 __all__ = [
     "canonical",
     "check_X",
@@ -22,16 +24,28 @@ __all__ = [
 ]
 
 
-def check_X(X, *, name="X", min_samples=1, min_features=1):
+def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
     """Validate a data matrix: 2-D, numeric, finite, non-empty; dense or CSR/CSC.
 
     Returns a float64 ndarray or a CSR/CSC matrix with sorted indices and no
     duplicate entries: a copy only when a dtype or format conversion was
     needed, or when a sparse X was not in that canonical form (scipy would
     otherwise sort it in place). Callers never modify the result in place.
+
+    With ``lazy=True`` (functions that take Dask input) a ``dask.array.Array``
+    stays lazy: see `sparsify._dask.check_dask`. Otherwise a Dask X raises a
+    TypeError rather than being computed into memory whole.
     """
     if X is None:
         raise ValueError(f"{name} is None; expected a 2-D array of shape (n_samples, n_features).")
+    if is_dask(X):
+        if lazy:
+            return check_dask(X, name=name, min_samples=min_samples, min_features=min_features)
+        raise TypeError(
+            f"{name} is a Dask array, which this function does not take; pass "
+            f"{name}.compute() if it fits in memory (docs/dask.md lists the functions that "
+            "take Dask arrays)."
+        )
     if (
         type(X) is np.ndarray
         and X.dtype == np.float64
@@ -107,8 +121,11 @@ def argument_named(name):
 
 
 def check_orthonormal(V, *, name="V", atol=1e-8):
-    """Validate a d x ell matrix with orthonormal columns (||V'V - I||_2 <= atol)."""
-    V = check_X(V, name=name)
+    """Validate a d x ell matrix with orthonormal columns (||V'V - I||_2 <= atol).
+
+    A Dask V (chunked by rows) stays lazy; V'V is one map-reduce over its chunks.
+    """
+    V = check_X(V, name=name, lazy=True)
     if sp.issparse(V):
         V = V.toarray()
     d, ell = V.shape
@@ -118,7 +135,7 @@ def check_orthonormal(V, *, name="V", atol=1e-8):
             "(pass V as d x ell, e.g. the transpose of the top right singular vectors)."
         )
     # V'V - I is symmetric: its 2-norm is its largest |eigenvalue|.
-    err = np.abs(np.linalg.eigvalsh(V.T @ V - np.eye(ell))).max()
+    err = np.abs(np.linalg.eigvalsh(reduce_row_blocks(block_gram, V) - np.eye(ell))).max()
     if err > atol:
         raise ValueError(
             f"{name} must have orthonormal columns: ||{name}'{name} - I||_2 = {err:.3g} "

@@ -18,9 +18,12 @@ def leverage_scores(X, k=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n_samples, n_features)
+    X : array, sparse matrix or dask.array.Array of shape (n_samples, n_features)
         Sparse input is never densified (n <= d goes through the n x n Gram
-        matrix, n > d through the d x d one).
+        matrix, n > d through the d x d one). A Dask array chunked by rows
+        (dense or sparse chunks) is reduced chunk by chunk: the d x d Gram
+        matrix for d <= 4096, else a randomized range finder for the top k
+        (k required; see docs/dask.md).
     k : int, optional
         Number of singular vectors, 1 <= k <= rank(X); None means rank(X).
 
@@ -28,7 +31,7 @@ def leverage_scores(X, k=None):
     -------
     ndarray of shape (n_features,)
     """
-    X = check_X(X)
+    X = check_X(X, lazy=True)
     if k is not None:
         k = check_n_select(k, name="k", low=1, high=min(X.shape), low_inclusive=True)
     V, _ = right_singular_vectors(X, k)
@@ -40,7 +43,8 @@ def leverage_sample(X, r, *, k=None, method="iid", random_state=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n_samples, n_features)
+    X : array, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+        As in `leverage_scores`.
     r : int
         Number of i.i.d. trials (``method="iid"``, 001 eq. 4: rescale by
         ``1/sqrt(r p_i)``) or the bound on the expected number of kept

@@ -9,12 +9,17 @@ X is ``n_samples x n_features`` throughout (the library's orientation); the
 papers' document-term matrix A of 003 is ``n_features x n_samples`` (features
 are its rows), so "row i of A" in 003 is "column i of X" here. Dense arrays and
 CSR/CSC matrices give identical results, and sparse input is never densified.
+Each score is a reduction over the rows of X (`sparsify._dask.reduce_row_blocks`),
+so a Dask array chunked by rows gives the same result, chunk by chunk.
 """
+
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import column_or_1d
 
+from ._dask import reduce_row_blocks
 from ._validation import check_X
 
 __all__ = ["information_gain", "document_frequency", "weight_scores"]
@@ -104,7 +109,7 @@ def information_gain(X, y):
 
     Parameters
     ----------
-    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+    X : array-like, scipy.sparse matrix or dask.array.Array of shape (n_samples, n_features)
         Data, dense or CSR/CSC. Only its pattern of nonzeros is used; a sparse X
         is never densified (the counts come from one sparse product of the
         indicator of nonzeros with the one-hot class matrix).
@@ -130,16 +135,10 @@ def information_gain(X, y):
     ----------
     003, sec. 6.2, eq. (24); 000, sec. 6.2 (Information Gain).
     """
-    X = check_X(X)
+    X = check_X(X, lazy=True)
     n = X.shape[0]
     codes, n_classes = _encode_labels(y, n)
-    B = _presence(X)
-    onehot = sp.csr_matrix(
-        (np.ones(n), (np.arange(n), codes)), shape=(n, n_classes), dtype=np.float64
-    )
-    # n_tc[t, c]: number of rows of class c in which feature t is present.
-    n_tc = B.T @ onehot
-    n_tc = n_tc.toarray() if sp.issparse(n_tc) else np.asarray(n_tc)
+    n_tc = reduce_row_blocks(partial(_class_counts, n_classes=n_classes), X, codes)
     n_c = np.bincount(codes, minlength=n_classes).astype(np.float64)  # class sizes
     n_t = n_tc.sum(axis=1)  # rows in which t is present
     n_ac = n_c[None, :] - n_tc  # rows of class c in which t is absent
@@ -147,6 +146,19 @@ def information_gain(X, y):
 
     ig = _mi_part(n_tc, n_t, n_c, n) + _mi_part(n_ac, n_a, n_c, n)
     return np.maximum(ig, 0.0)
+
+
+def _class_counts(X, codes, n_classes):
+    """n_tc[t, c]: the number of rows of class c in which feature t is present (d x C).
+
+    One sparse product of the indicator of nonzeros with the one-hot class matrix.
+    """
+    n = X.shape[0]
+    onehot = sp.csr_matrix(
+        (np.ones(n), (np.arange(n), codes)), shape=(n, n_classes), dtype=np.float64
+    )
+    n_tc = _presence(X).T @ onehot
+    return n_tc.toarray() if sp.issparse(n_tc) else np.asarray(n_tc)
 
 
 def _mi_part(n_ec, n_e, n_c, n):
@@ -167,7 +179,7 @@ def document_frequency(X):
 
     Parameters
     ----------
-    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+    X : array-like, scipy.sparse matrix or dask.array.Array of shape (n_samples, n_features)
         Data, dense or CSR/CSC (never densified).
 
     Returns
@@ -184,11 +196,12 @@ def document_frequency(X):
     ----------
     003, sec. 6.2 (Document Frequency).
     """
-    X = check_X(X)
-    if sp.issparse(X):
-        counts = (X != 0).sum(axis=0)
-    else:
-        counts = np.count_nonzero(X, axis=0)
+    return reduce_row_blocks(_nonzero_counts, check_X(X, lazy=True))
+
+
+def _nonzero_counts(X):
+    """The number of nonzeros of each column of X (int64)."""
+    counts = (X != 0).sum(axis=0) if sp.issparse(X) else np.count_nonzero(X, axis=0)
     return np.asarray(counts, dtype=np.int64).reshape(-1)
 
 
@@ -206,7 +219,7 @@ def weight_scores(X):
 
     Parameters
     ----------
-    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+    X : array-like, scipy.sparse matrix or dask.array.Array of shape (n_samples, n_features)
         Data, dense or CSR/CSC (never densified). Entries are rescaled by
         ``max |X|`` before squaring, so very large values do not overflow.
 
@@ -227,21 +240,29 @@ def weight_scores(X):
     ----------
     003, sec. 6.2, eq. (23) (Weight-based Sampling).
     """
-    X = check_X(X)
-    if sp.issparse(X):
-        scale = float(np.max(np.abs(X.data))) if X.nnz else 0.0
-    else:
-        scale = float(np.max(np.abs(X)))
+    X = check_X(X, lazy=True)
+    scale = float(reduce_row_blocks(_max_abs, X, combine=np.maximum))
     if scale == 0.0:
         raise ValueError(
             "X is all zeros; weight_scores (003 eq. 23) divides by ||X||_F^2 and needs "
             "at least one nonzero entry."
         )
+    col_sq = reduce_row_blocks(partial(_column_squares, scale=scale), X)
+    return col_sq / col_sq.sum()
+
+
+def _max_abs(X):
+    """The largest absolute entry of X (0 for an empty sparse X)."""
+    if sp.issparse(X):
+        return float(np.max(np.abs(X.data))) if X.nnz else 0.0
+    return float(np.max(np.abs(X)))
+
+
+def _column_squares(X, scale):
+    """The squared norm of each column of ``X / scale``."""
     if sp.issparse(X):
         Xs = X.copy()
         Xs.data /= scale  # not X * (1 / scale): 1 / scale overflows for a subnormal scale
-        col_sq = np.asarray(Xs.multiply(Xs).sum(axis=0), dtype=np.float64).reshape(-1)
-    else:
-        Xs = X / scale
-        col_sq = np.einsum("ij,ij->j", Xs, Xs)
-    return col_sq / col_sq.sum()
+        return np.asarray(Xs.multiply(Xs).sum(axis=0), dtype=np.float64).reshape(-1)
+    Xs = X / scale
+    return np.einsum("ij,ij->j", Xs, Xs)

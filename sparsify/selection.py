@@ -5,6 +5,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._dask import is_dask, map_row_blocks
+
 __all__ = ["Selection"]
 
 
@@ -67,13 +69,16 @@ class Selection:
         """Return ``X R``: the selected columns of X times their scales.
 
         Dense input gives a dense array, CSR/CSC input a sparse matrix of the
-        same format.
+        same format, and a Dask array a lazy Dask array with the same row
+        chunks, each the selection applied to X's chunk.
         """
         if X.shape[1] != self.n_features_in:
             raise ValueError(
                 f"X has {X.shape[1]} features but the selection was computed on "
                 f"{self.n_features_in}; pass data with the same columns."
             )
+        if is_dask(X):
+            return map_row_blocks(self.apply, X, self.n_selected)
         if sp.issparse(X):
             fmt = X.format if X.format in ("csr", "csc") else "csr"
             return (X.tocsc()[:, self.indices] @ sp.diags(self.scales)).asformat(fmt)

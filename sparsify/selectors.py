@@ -8,6 +8,7 @@ or the bound on the expected size for ``method="bernoulli"``), for BSS the
 number of iterations r > ell.
 """
 
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -17,8 +18,15 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
+from ._dask import is_dask, reduce_row_blocks
 from ._svd import right_singular_vectors
-from ._validation import argument_named, canonical, check_n_select, check_random_state
+from ._validation import (
+    argument_named,
+    canonical,
+    check_n_select,
+    check_random_state,
+    check_X,
+)
 from .bss import bss
 from .leverage import leverage_scores
 from .rrqr import rrqr
@@ -48,6 +56,9 @@ _RANDOM_STATE = [
 ]
 # With neither n_features nor epsilon, the theorem-driven selectors use this accuracy.
 _DEFAULT_EPSILON = 0.5
+# The Gaussian sketch G is drawn by blocks of this many samples (columns of G), each from
+# its own stream, so that it does not depend on how the samples are split into chunks.
+_SKETCH_BLOCK = 4096
 
 
 class _BaseSelector(SelectorMixin, BaseEstimator):
@@ -63,7 +74,11 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            A Dask array (chunked by rows) stays lazy for the selectors built on
+            the functions that take one (docs/dask.md): SketchedBSSSelector,
+            LeverageSelector, BSSSelector, WeightSelector, DocFreqSelector,
+            InfoGainSelector and UniformSelector.
         y : ignored by the unsupervised selectors; labels for InfoGainSelector.
 
         Returns
@@ -71,8 +86,7 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        with argument_named("X"):
-            X = canonical(validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64))
+        X = self._check_input(X, reset=True)
         self.selection_ = self._select(X, y)
         self.indices_ = self.selection_.indices
         self.scales_ = self.selection_.scales
@@ -81,9 +95,20 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
     def transform(self, X):
         """Return ``X R``: the selected columns, rescaled, in the order picked."""
         check_is_fitted(self)
+        return self.selection_.apply(self._check_input(X, reset=False))
+
+    def _check_input(self, X, *, reset):
+        """scikit-learn's validation; a Dask X stays lazy (`sparsify._dask.check_dask`)."""
+        if is_dask(X):
+            X = check_X(X, lazy=True)
+            if reset:
+                self.n_features_in_ = X.shape[1]
+                self.__dict__.pop("feature_names_in_", None)
+            return X  # transform: Selection.apply checks the number of features
         with argument_named("X"):
-            X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False)
-        return self.selection_.apply(X)
+            return canonical(
+                validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=reset)
+            )
 
     def inverse_transform(self, X):
         """Put the selected columns back in place, undoing the scales; zeros elsewhere."""
@@ -198,6 +223,8 @@ class SketchedBSSSelector(BSSSelector):
 
     X (n x d) is premultiplied by a t x n Gaussian matrix G, and BSS runs on the
     right singular vectors of ``G X`` (t x d), which approximate those of X.
+    G is drawn by blocks of 4096 samples (`gaussian_sketch`), so a Dask X, whose
+    sketch is summed over its chunks of rows, gets the same G as in memory.
 
     Parameters
     ----------
@@ -222,11 +249,40 @@ class SketchedBSSSelector(BSSSelector):
         self.random_state = random_state
 
     def _select(self, X, y):
-        rng = check_random_state(self.random_state)
-        G = rng.standard_normal((self.t, X.shape[0])) / np.sqrt(self.t)
-        sketch = np.asarray((X.T @ G.T).T) if sp.issparse(X) else G @ X
+        sketch = gaussian_sketch(X, self.t, check_random_state(self.random_state))
         V, _ = right_singular_vectors(sketch, None, name="the sketch G X")
         return self._bss(V, "the rank of the sketch G X, at most t")
+
+
+def _sketch_columns(seed, t, first, stop):
+    """Columns first..stop-1 of the t x n Gaussian sketch G (entries N(0, 1/t)).
+
+    Column block b (samples b * _SKETCH_BLOCK to (b + 1) * _SKETCH_BLOCK - 1)
+    comes from its own stream, seeded by (seed, b): any split of the samples
+    into blocks gives the same G.
+    """
+    blocks = []
+    for b in range(first // _SKETCH_BLOCK, (stop - 1) // _SKETCH_BLOCK + 1):
+        lo, hi = max(first, b * _SKETCH_BLOCK), min(stop, (b + 1) * _SKETCH_BLOCK)
+        block = np.random.default_rng([seed, b]).standard_normal((_SKETCH_BLOCK, t))
+        blocks.append(block[lo - b * _SKETCH_BLOCK : hi - b * _SKETCH_BLOCK])
+    return np.concatenate(blocks).T / np.sqrt(t)
+
+
+def _block_sketch(X, rows, seed, t):
+    """``G[:, rows] X`` for the block X of the samples ``rows`` (consecutive)."""
+    G = _sketch_columns(seed, t, int(rows[0]), int(rows[-1]) + 1)
+    return np.asarray((X.T @ G.T).T) if sp.issparse(X) else G @ X
+
+
+def gaussian_sketch(X, t, rng):
+    """The t x d sketch ``G X`` with G Gaussian, entries N(0, 1/t) (001 sec. 5.4).
+
+    G is drawn by blocks of samples (`_sketch_columns`) from one seed taken from
+    rng, so a Dask X (a sum over its chunks of rows) gets the same G as in memory.
+    """
+    seed = int(rng.integers(2**63))
+    return reduce_row_blocks(partial(_block_sketch, seed=seed, t=t), X, np.arange(X.shape[0]))
 
 
 class _SamplingSelector(_BaseSelector):
