@@ -162,9 +162,11 @@ def _best_l2_model(
     X = check_X(X, name="X", min_samples=2)
     y, classes = _check_targets(y, X.shape[0], classifier=classifier)
     grid = _check_C_grid(C_grid)
+    refit = X_val is None and y_val is None
+    if not refit:
+        X_val, y_val = _check_validation(X_val, y_val, X.shape[1], classes)
     if len(grid) == 1:
         return np.asarray(_l2_coef(base, grid[0], X, y)[0], dtype=float), grid[0]
-    refit = X_val is None
     if refit:
         X_fit, X_val, y_fit, y_val = _validation_split(
             X,
@@ -175,7 +177,6 @@ def _best_l2_model(
         )
     else:
         X_fit, y_fit = X, y
-        X_val, y_val = _check_validation(X_val, y_val, X.shape[1], classes)
     best = None
     for C in grid:
         coef, intercept = _l2_coef(base, C, X_fit, y_fit)

@@ -220,6 +220,7 @@ def test_rs_weights_bad_input_names_the_argument(kwargs, match):
         (dict(C_grid=()), "C_grid"),
         (dict(C_grid=(1.0, -2.0)), "C_grid"),
         (dict(validation_fraction=1.5), "validation_fraction"),
+        (dict(C_grid=(1.0,), X_val=np.zeros((5, 8))), "y_val"),
     ],
 )
 def test_hybrid_weights_bad_input_names_the_argument(kwargs, match):
