@@ -90,11 +90,54 @@ def _barrier_offsets(r, ell, gamma):
     """
     root = np.sqrt(ell / r)
     delta_upper = (1.0 + root) / (1.0 - root)
-    tau = np.arange(r, dtype=np.float64)
-    lower = tau - np.sqrt(r * ell)
-    upper = delta_upper * (tau + np.sqrt(r * ell))
-    exact = np.column_stack([lower + 1.0, lower, upper, upper + delta_upper])
-    return np.stack([exact, exact - gamma], axis=1)
+    start = np.sqrt(r * ell)
+    # Each barrier is slope * tau + intercept, tau = 0..r-1.
+    slope = np.array([1.0, 1.0, delta_upper, delta_upper])
+    intercept = np.array([1.0 - start, -start, delta_upper * start, delta_upper * (start + 1.0)])
+    tau = np.arange(r, dtype=np.float64)[:, None, None]
+    return tau * slope + np.stack([intercept, intercept - gamma])
+
+
+@cache
+def _step_matrix(ell):
+    """The 4 ell x 2 matrix taking the rows of one quadruple of `_barrier_weights` (laid end
+    to end) to ``(Phi(L', A) - Phi(L, A), Phi^(U, A) - Phi^(U', A))``."""
+    M = np.zeros((4, ell, 2))
+    M[:2, :, 0] = [[-1.0], [1.0]]
+    M[2:, :, 1] = [[1.0], [-1.0]]
+    M = M.reshape(4 * ell, 2)
+    M.flags.writeable = False
+    return M
+
+
+class _Weights:
+    """Workspace of the spectral weights of k barrier quadruples for ell eigenvalues.
+
+    `compute` runs the six NumPy calls of `_barrier_weights` into preallocated
+    arrays: BSS pays them at every iteration, where the arrays are tiny and the
+    calls' fixed costs are the whole cost.
+    """
+
+    def __init__(self, k, ell):
+        self.inverse = np.empty((k, 4, ell))
+        self._flat = self.inverse.reshape(k, 4 * ell)
+        self._outer = self.inverse[:, ::3]  # -1/(lam - L') and 1/(U' - lam)
+        self._steps = np.empty((k, 2, 1))
+        self._steps_2d = self._steps[:, :, 0]
+        self.weights = np.empty((k, 2, ell))
+        self.rows = self.weights.reshape(2 * k, ell)
+        self.columns = self.rows.T
+        self._step_matrix = _step_matrix(ell)
+
+    def compute(self, lam, offsets):
+        """The 2k x ell weights (`rows`) for the k x 4 x 1 barriers ``offsets``."""
+        inverse = np.subtract(offsets, lam, out=self.inverse)
+        np.reciprocal(inverse, out=inverse)
+        np.dot(self._flat, self._step_matrix, out=self._steps_2d)
+        weights = np.divide(self._outer, self._steps, out=self.weights)
+        weights += 1.0
+        weights *= self._outer
+        return self.rows
 
 
 def _barrier_weights(lam, offsets):
@@ -108,19 +151,13 @@ def _barrier_weights(lam, offsets):
     are thus ``w_L @ z**2`` and ``w_U @ z**2``. For k barrier quadruples
     ``(L', L, U, U')`` (a k x 4 array) that enclose the spectrum lam, this
     returns the 2k x ell matrix of rows ``w_L, w_U`` of each.
+
+    The rows of ``1/(offsets - lam)`` are -1/(lam - L'), -1/(lam - L),
+    1/(U - lam) and 1/(U' - lam), whose sums are -Phi(L', A), -Phi(L, A),
+    Phi^(U, A) and Phi^(U', A); then ``w = outer (1 + outer / step)`` with
+    ``outer`` the first and last of these rows and ``step`` the differences above.
     """
-    # Rows of each quadruple: -1/(lam - L'), -1/(lam - L), 1/(U - lam), 1/(U' - lam),
-    # whose sums are -Phi(L', A), -Phi(L, A), Phi^(U, A) and Phi^(U', A).
-    inverse = offsets[..., None] - lam
-    np.reciprocal(inverse, out=inverse)
-    sums = inverse.sum(axis=2, keepdims=True)
-    # Phi(L', A) - Phi(L, A) and Phi^(U, A) - Phi^(U', A).
-    steps = sums[:, 1:3] - sums[:, ::3]
-    outer = inverse[:, ::3]  # -1/(lam - L') and 1/(U' - lam)
-    weights = outer / steps
-    weights += 1.0
-    weights *= outer
-    return weights.reshape(-1, lam.size)
+    return _Weights(len(offsets), lam.size).compute(lam, offsets[..., None])
 
 
 def _eigh(A):
@@ -146,7 +183,7 @@ class _Rows:
     """
 
     def __init__(self, V):
-        norms = np.sqrt(np.einsum("ij,ij->i", V, V))
+        norms = np.sqrt(np.square(V) @ np.ones(V.shape[1]))
         # Where squares may have underflowed, scale the row by its largest entry
         # first. A row whose entries are all below the smallest normal float
         # counts as a zero row (its scale 2^-e would overflow).
@@ -155,17 +192,17 @@ class _Rows:
             biggest = np.abs(V[small]).max(axis=1)
             small, biggest = small[biggest > 0], biggest[biggest > 0]
             scaled = V[small] / biggest[:, None]
-            norms[small] = biggest * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
+            norms[small] = biggest * np.sqrt(np.square(scaled) @ np.ones(V.shape[1]))
             norms[small[biggest < _SMALLEST_ROW_ENTRY]] = 0.0
         # Zero rows sort last and are dropped. The order within ties does not
         # matter: `pick` resolves ties by index.
         order = np.argsort(-norms)
         self.size = np.count_nonzero(norms)
         self.index = order[: self.size]  # original row of each sorted position
-        self.exponent = np.frexp(norms)[1]
-        self.U = np.take(V, self.index, axis=0)
-        self.U *= np.ldexp(1.0, -self.exponent[self.index])[:, None]  # exact: powers of two
+        mantissa, self.exponent = np.frexp(norms)
         self.norms = norms[self.index]
+        self.U = np.take(V, self.index, axis=0)
+        self.U *= (mantissa[self.index] / self.norms)[:, None]  # exactly 2^-e: a power of two
         # tied_next[p]: sorted rows p and p + 1 have squared norms within _TIE_RTOL.
         self.tied_next = self.norms[1:] >= self.norms[:-1] * _TIE_NORM_RATIO
         self.fresh = np.ones(self.size, dtype=bool)
@@ -178,9 +215,9 @@ class _Rows:
         With HT the transposed weights of `_barrier_weights`, the columns are
         the barrier scores ``L(u), U(u)`` of each pair.
         """
-        W = np.matmul(U, Q, out=self._block[: U.shape[0]])
+        W = np.dot(U, Q, out=self._block[: U.shape[0]])
         np.square(W, out=W)
-        return W @ HT
+        return np.dot(W, HT)
 
     def pick(self, Q, HT, pair):
         """sec. 6.1's choice for the scores of pair ``pair`` of HT: (sorted position, its scores).
@@ -289,8 +326,12 @@ def bss(V, r, *, gamma=0.01):
     scores of the rows in decreasing order of norm, in blocks of 32, 64, ...
     up to 1024 rows (each one (rows x ell)(ell x ell) product, squared and
     multiplied by the ell spectral weights), until the first admissible row
-    not picked before: often in the first block, all d rows at worst. Memory
-    O(d ell): one scaled, sorted copy of V. BLAS runs on one thread: every
+    not picked before: often in the first block, all d rows at worst. At
+    small ell that is about twenty small NumPy/LAPACK calls per iteration
+    (the eigendecomposition, six for the spectral weights into preallocated
+    arrays, the scan of the first block, a rank-one update), whose fixed costs
+    are most of the time. Memory O(d ell): one scaled, sorted copy of V. BLAS
+    runs on one thread: every
     product is small, and threads only contend there (up to 50x slower on a
     loaded 2-core machine). The result is bit-identical across runs.
 
@@ -323,18 +364,18 @@ def bss(V, r, *, gamma=0.01):
         raise ValueError(f"gamma must be a finite float >= 0; got {gamma}.")
     root = np.sqrt(ell / r)
     offsets = _barrier_offsets(r, ell, gamma)
-    rows = _Rows(V)
-    picks = np.empty(r, dtype=np.intp)
-    weights = np.empty(r)
-    A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
-
     # (L', U) of both quadruples of every iteration, as Python floats.
     bounds = offsets[:, :, ::2].tolist()
+    offsets = offsets[..., None]  # broadcasts against the eigenvalues
+    exact, both = _Weights(1, ell), _Weights(2, ell)
+    rows = _Rows(V)
+    picks, weights = [], []
+    A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
 
     with _one_blas_thread():
         for tau in range(r):
             lam, Q = _eigh(A)
-            lam_min, lam_max = float(lam[0]), float(lam[-1])
+            lam_min, lam_max = lam[0], lam[-1]
             (exact_low, exact_up), (reg_low, reg_up) = bounds[tau]
             if lam_min <= exact_low or lam_max >= exact_up:
                 raise RuntimeError(
@@ -349,14 +390,19 @@ def bss(V, r, *, gamma=0.01):
                 and reg_low < lam_min
                 and lam_max < reg_up
             )
-            HT = _barrier_weights(lam, offsets[tau] if regularise else offsets[tau, :1]).T
             p = -1
             if regularise:
+                both.compute(lam, offsets[tau])
+                HT = both.columns
                 p, scores = rows.pick(Q, HT, pair=1)
                 if p >= 0:
-                    inv_t = 0.5 * (scores[2] + scores[3])
-                    if not (scores[1] <= inv_t <= scores[0]):
+                    exact_L, exact_U, reg_L, reg_U = scores.tolist()
+                    inv_t = 0.5 * (reg_L + reg_U)
+                    if not (exact_U <= inv_t <= exact_L):
                         p = -1
+            else:
+                exact.compute(lam, offsets[tau, :1])
+                HT = exact.columns
             if p < 0:
                 p, scores = rows.pick(Q, HT, pair=0)
                 if p < 0:
@@ -366,11 +412,15 @@ def bss(V, r, *, gamma=0.01):
                 inv_t = 0.5 * (scores[0] + scores[1])
             t = 1.0 / inv_t
             dsyr(t, rows.U[p], a=A, overwrite_a=True)
-            picks[tau], weights[tau] = rows.index[p], t
+            picks.append(p)
+            weights.append(t)
             rows.mark_picked(p)
 
     # Merge repeated picks, then undo the scaling of the rows: v = 2^e u has
     # weight 4^-e t_u, i.e. scale 2^-e sqrt(t_u (1 - sqrt(ell/r)) / r).
     return Selection.from_picks(
-        picks, weights * (1.0 - root) / r, d, factors=np.ldexp(1.0, -rows.exponent)
+        rows.index[picks],
+        np.array(weights) * (1.0 - root) / r,
+        d,
+        factors=np.ldexp(1.0, -rows.exponent),
     )
