@@ -126,49 +126,93 @@ def test_first_pick_is_largest_norm_row():
     assert sel.indices[0] == np.argmax(np.linalg.norm(V, axis=1))
 
 
-def reference_bss(V, r):
+def reference_bss(V, r, gamma=0.0):
     """Algorithm 1 of 000 written out with explicit inverses and a loop over candidates.
 
-    Same tie rule as sec. 6.1 (admissible, unpicked, largest norm, lowest index);
-    gamma = 0. Returns picks and raw weights t.
+    Same choice as sec. 6.1 (admissible, not picked before if possible, largest
+    norm, lowest index) and the same regularisation: while A is ill-conditioned
+    (cond > 1e8, or A = 0) and the barriers enclose the spectrum of A + gamma I,
+    the step (i, t) is computed on A + gamma I and kept if it satisfies the
+    barrier conditions ``U(v_i) <= 1/t <= L(v_i)`` of A itself. Returns picks and
+    raw weights t.
     """
     d, ell = V.shape
     dL, dU = 1.0, (1 + np.sqrt(ell / r)) / (1 - np.sqrt(ell / r))
-    A = np.zeros((ell, ell))
     eye = np.eye(ell)
+    A = np.zeros((ell, ell))
     picks, ts = [], []
+
+    def scores(B, L, U):
+        """L(v) and U(v) of every row v of V for the matrix B and barriers L, U."""
+        ML = np.linalg.inv(B - (L + dL) * eye)
+        MU = np.linalg.inv((U + dU) * eye - B)
+        step_L = np.trace(ML) - np.trace(np.linalg.inv(B - L * eye))
+        step_U = np.trace(np.linalg.inv(U * eye - B)) - np.trace(MU)
+        Lv = np.array([v @ ML @ ML @ v / step_L - v @ ML @ v for v in V])
+        Uv = np.array([v @ MU @ MU @ v / step_U + v @ MU @ v for v in V])
+        return Lv, Uv
+
+    def choose(Lv, Uv):
+        keys = [
+            ((i not in picks), V[i] @ V[i], -i) for i in range(d) if np.any(V[i]) and Uv[i] <= Lv[i]
+        ]
+        return -max(keys)[2] if keys else None
+
     for tau in range(r):
         L, U = tau - np.sqrt(r * ell), dU * (tau + np.sqrt(r * ell))
         eig = np.linalg.eigvalsh(A)
-        ML = np.linalg.inv(A - (L + dL) * eye)
-        MU = np.linalg.inv((U + dU) * eye - A)
-        best, best_norm, scores = None, -1.0, None
-        for i in range(d):
-            v = V[i]
-            if not np.any(v):
-                continue
-            Lv = v @ ML @ ML @ v / (np.sum(1 / (eig - L - dL)) - np.sum(1 / (eig - L))) - v @ ML @ v
-            Uv = v @ MU @ MU @ v / (np.sum(1 / (U - eig)) - np.sum(1 / (U + dU - eig))) + v @ MU @ v
-            nrm = v @ v
-            fresh = i not in picks
-            key = (fresh, nrm)
-            if Uv <= Lv and (best is None or key > best_norm):
-                best, best_norm, scores = i, key, (Lv, Uv)
-        t = 2.0 / (scores[0] + scores[1])
-        A = A + t * np.outer(V[best], V[best])
+        Lv, Uv = scores(A, L, U)
+        best = None
+        if (
+            gamma > 0
+            and (eig[-1] == 0 or eig[0] * 1e8 < eig[-1])
+            and L + dL < eig[0] + gamma
+            and eig[-1] + gamma < U
+        ):
+            Lr, Ur = scores(A + gamma * eye, L, U)
+            best = choose(Lr, Ur)
+            if best is not None:
+                inv_t = (Lr[best] + Ur[best]) / 2
+                if not (Uv[best] <= inv_t <= Lv[best]):
+                    best = None
+        if best is None:
+            best = choose(Lv, Uv)
+            inv_t = (Lv[best] + Uv[best]) / 2
+        A = A + np.outer(V[best], V[best]) / inv_t
         picks.append(best)
-        ts.append(t)
+        ts.append(1 / inv_t)
     return np.array(picks), np.array(ts)
 
 
-@pytest.mark.parametrize("d,ell,r", [(12, 3, 4), (20, 4, 9), (8, 3, 20)])
-def test_matches_algorithm1_written_out(d, ell, r):
-    V = orthonormal(d, ell, d + ell + r)
-    picks, ts = reference_bss(V, r)
+def duplicated(d, ell, seed):
+    """[U; U] / sqrt(2): orthonormal, every row twice (ties broken by index)."""
+    U = orthonormal(d // 2, ell, seed)
+    return np.vstack([U, U]) / np.sqrt(2)
+
+
+@pytest.mark.parametrize(
+    "V,r,gamma",
+    [
+        (orthonormal(12, 3, 19), 4, 0.0),
+        (orthonormal(20, 4, 33), 9, 0.0),
+        (orthonormal(8, 3, 31), 20, 0.0),  # r > d: repeats merge
+        (orthonormal(30, 5, 1), 12, 0.01),
+        (orthonormal(40, 6, 2), 15, 1.0),
+        (orthonormal(25, 4, 3), 60, 0.01),  # r > d with the regulariser
+        (orthonormal(60, 2, 4), 7, 0.01),
+        (duplicated(24, 3, 5), 14, 0.01),
+        (orthonormal(50, 6, 6, row_scales=10.0 ** np.linspace(-3, 3, 50)), 13, 0.01),
+    ],
+    ids=["r=4", "r=9", "r>d", "gamma", "gamma=1", "r>d gamma", "ell=2", "duplicates", "spread"],
+)
+def test_matches_algorithm1_written_out(V, r, gamma):
+    d, ell = V.shape
+    picks, ts = reference_bss(V, r, gamma)
     expected = Selection.from_picks(picks, ts * (1 - np.sqrt(ell / r)) / r, d)
-    got = bss(V, r, gamma=0.0)
+    got = bss(V, r, gamma=gamma)
     np.testing.assert_array_equal(got.indices, expected.indices)
     np.testing.assert_allclose(got.scales, expected.scales, rtol=1e-8)
+    assert_lemma1(V, got, r)
 
 
 def test_scale_is_sqrt_t_times_constant_not_inverse():
