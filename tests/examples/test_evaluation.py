@@ -81,3 +81,34 @@ def test_bad_arguments_and_table_rows():
 def test_plot_writes_a_png(tmp_path):
     path = ev.plot_error_vs_r({"m": ([1, 2], [0.1, 0.2], [0.01, 0.02])}, tmp_path / "e.png")
     assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+class _FailsOnOddFolds(RRQRSelector):
+    """RRQR, except that fit raises on the folds with an odd number of test points."""
+
+    def fit(self, X, y=None):
+        if len(y) % 2:
+            raise ArithmeticError("odd fold")
+        return super().fit(X, y)
+
+
+def test_caught_failures_are_recorded_per_fold(data):
+    X, y = data[0][:103], data[1][:103]  # 103 = 52 + 51: folds of two sizes
+    selectors = {"odd": _FailsOnOddFolds(n_features=3), "all": ev.PASSTHROUGH}
+    with pytest.raises(ArithmeticError):
+        ev.cross_validate(selectors, {"r": RidgeClassifier()}, X, y, n_splits=2, n_repeats=2)
+    res = ev.cross_validate(
+        selectors,
+        {"r": RidgeClassifier()},
+        X,
+        y,
+        n_splits=2,
+        n_repeats=2,
+        catch=(ArithmeticError,),
+    )
+    failed = [f for f, _ in res.failures["odd"]]
+    errors = res.errors["odd", "r"]
+    assert failed == [0, 2] or failed == [1, 3]  # one fold per repeat trains on 51 points
+    assert np.isnan(errors[failed]).all() and not np.isnan(np.delete(errors, failed)).any()
+    assert res.mean("odd", "r") == pytest.approx(np.nanmean(errors))
+    assert "all" not in res.failures and not np.isnan(res.errors["all", "r"]).any()

@@ -1,0 +1,76 @@
+"""001 sec. 5.2 (Table 1) in its quick form: supervised selection on make_bhattacharyya."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "examples"))
+import reproduce_001  # noqa: E402
+
+K = 40
+
+
+@pytest.fixture(scope="module")
+def summary():
+    return reproduce_001.experiment(
+        K, (30, 40), **{k: v for k, v in reproduce_001.QUICK.items() if k != "k_values"}
+    )
+
+
+def test_no_solver_failed(summary):
+    assert not any(row["failed"] for row in summary.values())
+
+
+def test_all_features_and_rfe_are_perfect(summary):
+    # "The mean out-of-sample error was 0 for all methods" (001 sec. 5.2): it is for the
+    # SVM on all 1000 features and for the SVM-driven methods.
+    for key in [("all features", None), ("RFE", 30), ("1-norm SVM", None)]:
+        assert summary[key]["error"] == 0.0, key
+
+
+def test_supervised_bss_beats_uniform_sampling(summary):
+    bss, uniform = summary["BSS (SV)", 30], summary["uniform", 30]
+    assert bss["error"] < uniform["error"]
+
+
+def test_top_features_are_relevant(summary):
+    # Features 1..K are the relevant ones (1-based), K the most discriminative.
+    for key in [("RFE", 30), ("RFE", 40), ("1-norm SVM", None)]:
+        assert all(1 <= j <= K for j in summary[key]["top5"]), (key, summary[key]["top5"])
+        assert summary[key]["top5"][0] == K
+    # BSS on the support vectors picks relevant features well above their share K/d
+    # (4%) of the 1000, on every fold.
+    for picks in summary["BSS (SV)", 30]["picks"]:
+        assert np.mean(picks < K) >= 2 * K / 1000, picks
+
+
+def test_guarantee_reports_are_finite_and_hold(summary):
+    for method in reproduce_001.GUARANTEED:
+        for r in (30, 40):
+            row = summary[method, r]
+            assert len(row["margin"]) == len(row["picks"])
+            for report in row["margin"] + row["radius"]:
+                assert np.isfinite([report.full, report.selected]).all()
+                assert report.full > 0 and report.selected > 0
+                assert report.holds, report
+                assert report.selected <= report.bound * (1 + 1e-6) or report.eps >= 1
+
+
+def test_main_prints_tables_and_writes_plot(tmp_path, capsys, monkeypatch):
+    # the quick run's summary is reused instead of running it again
+    monkeypatch.setattr(reproduce_001, "experiment", lambda *a, **k: _cached)
+    reproduce_001.main(["--quick", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "| BSS (SV) | 30 |" in out and "001 Table 1" in out
+    assert (tmp_path / f"reproduce_001_k{K}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+_cached = None
+
+
+@pytest.fixture(autouse=True)
+def _cache(summary):
+    global _cached
+    _cached = summary
