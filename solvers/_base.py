@@ -269,8 +269,9 @@ class WeightedL1Penalty:
     def _fit_penalised(self, X, y):
         """Solve on the features of finite weight; the excluded ones get coefficient 0.
 
-        Above lam_max the closed form; with many more features than samples a working
-        set of features (:meth:`_solve_on_feature_working_set`); otherwise
+        Above lam_max the closed form; with many more features than samples and a
+        chain that does not start with the exact path, a working set of features
+        (:meth:`_solve_on_feature_working_set`); otherwise
         :meth:`_solve_all` (which a subclass may reduce, e.g. the lasso through the
         d x d Gram matrix when n > d).
         """
@@ -285,7 +286,9 @@ class WeightedL1Penalty:
         X_unit = X_kept @ sp.diags(1.0 / scales) if sp.issparse(X_kept) else X_kept / scales
         self._kept_weights = weights[kept] / scales
         if not self._solve_zero(X_unit, y):
-            if _many_features(X_unit):
+            # The exact path follows its own active set (screening the others), so it
+            # needs no working set around it.
+            if _many_features(X_unit) and not self._starts_with_path(X_unit):
                 self._solve_on_feature_working_set(X_unit, y)
             else:
                 self._solve_all(X_unit, y)
@@ -429,7 +432,7 @@ class WeightedL1Penalty:
         def homotopy():
             with warnings.catch_warnings():
                 warnings.simplefilter("error", PathWarning)  # a path that stops has failed
-                path = self.path(X, y, self._kept_weights, lam_min=self.lam)
+                path = self.path(X, y, self._kept_weights, lam_min=self.lam, return_path=False)
             coef, intercept = path.at(self.lam)
             self._set_solution(X, y, coef, intercept)
 

@@ -35,6 +35,7 @@ class PathProblem:
     lam_min: float
     max_features: int
     max_steps: int
+    return_path: bool = True  # False: only the last two breakpoints are kept
 
     def column(self, j):
         """Column j of the rescaled X as a dense vector."""
@@ -55,6 +56,10 @@ class PathProblem:
         """``X' V`` for an (n, m) array V: the one O(nd) pass of each step."""
         return np.asarray(self._transposed @ vectors)
 
+    def transposed_rows(self, features):
+        """``X'`` restricted to the rows ``features`` (a copy), for repeated products."""
+        return self._transposed[features]
+
     def column_norms(self, order):
         """The ``order``-norm (1 or 2) of every column of the rescaled X."""
         if sp.issparse(self.X):
@@ -68,7 +73,9 @@ class PathProblem:
         return coefs * _column_scales(self.weights)
 
 
-def check_path_inputs(X, y, weights, *, classifier, lam_min, max_features, max_steps):
+def check_path_inputs(
+    X, y, weights, *, classifier, lam_min, max_features, max_steps, return_path=True
+):
     """Validate the arguments of a path function and build its `PathProblem`.
 
     Raises ValueError naming the argument for NaN/inf data, wrong shapes, a
@@ -104,6 +111,7 @@ def check_path_inputs(X, y, weights, *, classifier, lam_min, max_features, max_s
         lam_min=_check_lam_min(lam_min),
         max_features=_check_count(max_features, "max_features", default=d),
         max_steps=_check_count(max_steps, "max_steps", default=10 * (n + d)),
+        return_path=_check_flag(return_path, "return_path"),
     )
 
 
@@ -146,3 +154,9 @@ def _check_count(value, name, *, default):
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer or None; got {value!r}.")
     return int(value)
+
+
+def _check_flag(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}.")
+    return bool(value)

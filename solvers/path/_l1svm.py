@@ -61,7 +61,9 @@ _START_MARGIN_TOLERANCE = 1e-6
 _MAX_STALLED_STEPS = 50
 
 
-def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None):
+def l1_svm_path(
+    X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None, return_path=True
+):
     """The whole regularization path of the 1-norm SVM (004 eq. 6).
 
     Minimises ``sum_i max(0, 1 - y_i (x_i' w + b)) + lam * sum_j weights_j |w_j|``
@@ -98,6 +100,11 @@ def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps
         Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
         with a `PathWarning` naming the lam reached.
 
+    return_path : bool, default True
+        False keeps only the last two breakpoints (as scikit-learn's
+        ``lars_path(return_path=False)``): ``Path.at`` is exact between them, and
+        memory no longer grows with the number of breakpoints times n_features
+        (the estimators' ``solver="homotopy"`` uses it).
     Returns
     -------
     Path
@@ -116,6 +123,7 @@ def l1_svm_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps
         lam_min=lam_min,
         max_features=max_features,
         max_steps=max_steps,
+        return_path=return_path,
     )
     return _HingeHomotopy(problem).run()
 

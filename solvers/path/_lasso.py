@@ -4,7 +4,9 @@ from ._inputs import check_path_inputs
 from ._quadratic import quadratic_path
 
 
-def lasso_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None):
+def lasso_path(
+    X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None, return_path=True
+):
     """The whole regularization path of the weighted lasso (004 eq. 3).
 
     Minimises ``||y - X b - b0||^2 + lam * sum_j weights_j |b_j|`` for every
@@ -28,6 +30,11 @@ def lasso_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=
         Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
         with a `PathWarning` naming the lam reached.
 
+    return_path : bool, default True
+        False keeps only the last two breakpoints (as scikit-learn's
+        ``lars_path(return_path=False)``): ``Path.at`` is exact between them, and
+        memory no longer grows with the number of breakpoints times n_features
+        (the estimators' ``solver="homotopy"`` uses it).
     Returns
     -------
     Path
@@ -48,5 +55,6 @@ def lasso_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=
         lam_min=lam_min,
         max_features=max_features,
         max_steps=max_steps,
+        return_path=return_path,
     )
     return quadratic_path(problem, margin_rows=False)

@@ -35,9 +35,23 @@ with a `PathWarning`.
 All tolerances are relative: to the current lam for events, to each column's
 norm and the residual for correlations, so that scaling X, single columns, y or
 the weights by any power of ten scales the path and nothing else.
+
+Screening, with many more features than samples: only a set S of candidate
+features (at first the most correlated at lam_max) is followed, so that a step
+costs work on the candidates' columns alone. The others are certified at every
+breakpoint by a bound: with their correlations ``c_j`` computed exactly at a
+checkpoint (one pass over X, residual ``r_0`` on its rows in the loss),
+``|2 X_j' r_E| <= |c_j| + 2 ||X_j|| ||r_E - r_0||`` (Cauchy-Schwarz). While the
+bound stays below lam at the proposed breakpoint, no other feature can have
+reached lam on the way (correlations and lam are linear on a segment); when it
+does not, the exact correlations are computed there (a new checkpoint), a
+feature that reached lam joins S and the step is computed again, and features
+within a factor `_SCREEN_NEAR` of lam join S for the steps to come. The path is
+the same as without screening.
 """
 
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,9 +78,17 @@ _STUCK_MARGIN = 100
 _MAX_STALLED_STEPS = 50
 # Newton iterations allowed for the squared-hinge fit of the unpenalised features.
 _MAX_NEWTON_STEPS = 100
+# Screening (see the module docstring) is used from this many features, when there
+# are also more than twice as many features as samples.
+_SCREEN_MIN_FEATURES = 1000
+# The first candidates: this many features (or n, if more), the most correlated.
+_SCREEN_FIRST = 100
+# At a checkpoint, features whose correlation is above this fraction of lam join S.
+_SCREEN_NEAR = 0.8
 
 
 _NO_STEPS = np.zeros(0)
+_NO_FEATURES = np.zeros(0, dtype=np.intp)
 
 
 def _clear(rates):
@@ -100,6 +122,10 @@ class _QuadraticHomotopy:
         self.free = np.zeros(d, dtype=bool)  # unpenalised features (weight 0)
         self.free[problem.unpenalized] = True
         self.norms = problem.column_norms(2)
+        self.inverse_norms = np.divide(
+            1.0, self.norms, out=np.zeros_like(self.norms), where=self.norms > 0
+        )
+        self.free_features = np.flatnonzero(self.free)
         penalised_norms = self.norms[~self.free]
         self.smallest_norm = float(np.min(penalised_norms[penalised_norms > 0], initial=np.inf))
         self.in_loss = np.ones(n, dtype=bool)
@@ -111,6 +137,14 @@ class _QuadraticHomotopy:
         self.blocked = np.zeros(d, dtype=bool)
         self.held_out = np.zeros(d, dtype=bool)  # tied features kept out of one segment
         self.tie = False  # several features joined at the last breakpoint
+        # Features followed between breakpoints (all, unless screening).
+        self.screening = d >= _SCREEN_MIN_FEATURES and d > 2 * n
+        self.candidates = np.zeros(0, dtype=np.intp) if self.screening else np.arange(d)
+        self._candidate_transpose = None  # X' restricted to the candidates, when screening
+        self._checked_point = None  # exact residual and correlations at a proposed breakpoint
+        # Screening checkpoint: r_E there, and |c_j| (-inf for candidates and free features).
+        self._check_residual, self._check_size, self._check_largest = None, None, 0.0
+        self._largest_norm = float(np.max(self.norms, initial=0.0))
         self._fit_unpenalised()
         self.residual = self.y - self._fitted()
         self.correlations = np.zeros(d)  # 2 X' r_E at the current breakpoint
@@ -232,6 +266,10 @@ class _QuadraticHomotopy:
         noise = _EVENT_TOLERANCE * 2.0 * self.norms * self.residual_scale
         correlations = np.where(np.abs(correlations) > noise, correlations, 0.0)
         lam_max = float(np.max(np.abs(correlations), initial=0.0))
+        if self.screening:
+            self._set_checkpoint(self.residual, self.correlations)
+            first = max(_SCREEN_FIRST, self.y.shape[0])
+            self._set_candidates(np.argsort(-np.abs(correlations), kind="stable")[:first])
         recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=_EVENT_TOLERANCE)
         if self._kkt_violation(lam_max) > KKT_TOLERANCE:
             raise SolverError("the fit of the intercept and the unpenalised features failed")
@@ -281,22 +319,77 @@ class _QuadraticHomotopy:
         )
 
     def _measure(self, direction=None):
-        """Exact residual and correlations at the current point; the correlations' rates too.
+        """Exact residual and correlations at the current point; the candidates' rates too.
 
-        One pass over X gives ``2 X' r_E`` and, when ``direction`` is given,
-        ``2 X' (Z v)_E``, how fast the correlations change per unit decrease of lam.
+        One pass over X gives ``2 X' r_E`` and, when ``direction`` is given, the
+        rates ``2 X' (Z v)_E``, how fast the correlations change per unit decrease
+        of lam. When screening (and ``direction`` is given), both are computed for
+        the candidates alone (`_measure_candidates`).
         """
         self.residual = self.y - self._fitted()
-        vectors = [self.residual]
         if direction is not None:
             self.fitted_rate = direction[0] + self.active_columns @ direction[1:]
-            vectors.append(self.fitted_rate)
+            if self.screening:
+                return self._measure_candidates()
+        vectors = [self.residual] + ([self.fitted_rate] if direction is not None else [])
         vectors = np.column_stack(vectors)
         if self.margin_rows:
             vectors *= self.in_loss[:, None]
         both = 2.0 * self.problem.correlations(vectors)
         self.correlations = both[:, 0]
         return both[:, 1] if direction is not None else None
+
+    def _measure_candidates(self):
+        """The candidates' exact correlations ``2 X_S' r_E`` (stored) and rates (returned)."""
+        vectors = np.column_stack((self.residual, self.fitted_rate))
+        if self.margin_rows:
+            vectors *= self.in_loss[:, None]
+        both = 2.0 * np.asarray(self._candidate_transpose @ vectors)
+        self.correlations[self.candidates] = both[:, 0]
+        return both[:, 1]
+
+    def _set_candidates(self, features):
+        """Follow ``features`` too (screening)."""
+        self.candidates = np.union1d(self.candidates, features).astype(np.intp)
+        self._candidate_transpose = self.problem.transposed_rows(self.candidates)
+        self._followed = np.union1d(self.candidates, self.free_features)
+        self._check_size[features] = -np.inf
+        self._check_largest = np.max(self._check_size, initial=0.0)
+
+    def _set_checkpoint(self, residual, correlations):
+        """Exact correlations at a point, the base of the bound on the features not followed."""
+        self._check_residual = residual * self.in_loss if self.margin_rows else residual.copy()
+        self._check_size = np.abs(correlations)
+        self._check_size[self.candidates] = -np.inf
+        self._check_size[self.free_features] = -np.inf
+        self._check_largest = np.max(self._check_size, initial=0.0)
+
+    def _outside_violators(self, lam, step, direction):
+        """Features not followed that reach lam by the proposed breakpoint, and those near it.
+
+        Bounds the correlations of the features outside the candidates at the
+        point ``step`` below lam (see the module docstring); where the bound does
+        not keep them below ``lam - step``, computes them exactly there (a new
+        checkpoint, kept for the next breakpoint's check) and returns those that
+        reach it, and those above `_SCREEN_NEAR` of it.
+        """
+        new_lam = lam - step
+        intercept = self.intercept + step * direction[0]
+        fitted = intercept + self.active_columns @ (self.active_coefs + step * direction[1:])
+        residual = self.y - fitted
+        in_loss = residual * self.in_loss if self.margin_rows else residual
+        distance = 2.0 * np.linalg.norm(in_loss - self._check_residual)
+        threshold = new_lam * (1.0 - _EVENT_TOLERANCE)
+        # The bound of the largest correlation plus that of the largest column first.
+        if self._check_largest + distance * self._largest_norm < threshold:
+            return _NO_FEATURES, _NO_FEATURES
+        if np.max(self._check_size + distance * self.norms) < threshold:
+            return _NO_FEATURES, _NO_FEATURES
+        correlations = 2.0 * self.problem.correlations(in_loss[:, None])[:, 0]
+        self._checked_point = (residual, correlations)
+        self._set_checkpoint(residual, correlations)
+        size = self._check_size
+        return np.flatnonzero(size >= threshold), np.flatnonzero(size >= _SCREEN_NEAR * new_lam)
 
     def _kkt_violation(self, lam):
         """The largest violation of stationarity at the current point, relative to its scale.
@@ -305,19 +398,31 @@ class _QuadraticHomotopy:
         ``[-lam, lam]`` where ``beta_j = 0``, and 0 for unpenalised features and
         the intercept; each difference is divided by ``2 ||X_j|| (||r_E|| + ||r_0||)``.
         """
-        coef = self._coef()
-        targets = np.where(self.free, 0.0, lam * np.sign(coef))
-        exact = (coef != 0) | self.free
-        c = self.correlations
-        violation = np.where(exact, np.abs(c - targets), np.maximum(np.abs(c) - lam, 0.0))
+        active = np.asarray(self.active, dtype=np.intp)
+        penalised = (self.active_coefs != 0) & ~self.free[active]
+        if self.screening:
+            # The features not followed are below lam by the bound that
+            # `_outside_violators` checked at this breakpoint; the others are measured.
+            features = self._followed  # the active features are among them
+            c, inverse_norms = self.correlations[features], self.inverse_norms[features]
+            moving = np.searchsorted(features, active[penalised])
+            free = np.searchsorted(features, self.free_features)
+        else:
+            c, inverse_norms = self.correlations, self.inverse_norms
+            moving, free = active[penalised], self.free_features
+        violation = np.abs(c)
+        violation -= lam
+        np.maximum(violation, 0.0, out=violation)
+        # Nonzero and unpenalised coefficients: the correlation is exactly its target.
+        violation[moving] = np.abs(c[moving] - lam * np.sign(self.active_coefs[penalised]))
+        violation[free] = np.abs(c[free])
         residual = self.residual[self.in_loss]
         size = 2.0 * (np.linalg.norm(residual) + self.residual_scale)
         if size == 0:
             return 0.0
-        scale = self.norms * size
-        relative = np.divide(violation, scale, out=np.zeros_like(violation), where=scale > 0)
+        violation *= inverse_norms
         intercept = 2.0 * abs(residual.sum()) / (np.sqrt(residual.shape[0]) * size)
-        return float(max(relative.max(initial=0.0), intercept))
+        return float(max(violation.max(initial=0.0) / size, intercept))
 
     def _direction(self):
         """``d(b0, beta_A) / d(-lam) = G^{-1} [0; s] / 2``, consistent for features joining at zero.
@@ -389,14 +494,32 @@ class _QuadraticHomotopy:
     def _step(self, lam, direction, rates):
         """Move to the next event below lam and apply it.
 
+        When screening, a proposed step that a feature outside the candidates
+        would cut short is proposed again with that feature followed.
+
         Returns the new lam, the step, and why the path cannot go on (None if it can).
         """
+        event = self._next_event(lam, direction, rates)
+        near = _NO_FEATURES
+        while self.screening:
+            violators, near = self._outside_violators(lam, event.step, direction)
+            if violators.size == 0:
+                break
+            self._set_candidates(violators)
+            rates = self._measure_candidates()
+            event = self._next_event(lam, direction, rates)
+        outcome = self._apply(lam, direction, rates, event)
+        if near.size:
+            self._set_candidates(near)
+        return outcome
+
+    def _next_event(self, lam, direction, rates):
+        """The step to the next event below lam, and what happens there."""
         problem = self.problem
         tolerance = _EVENT_TOLERANCE * lam
         end = problem.lam_min + max(tolerance, self._resolution())
-        fitted_rate = self.fitted_rate
-        in_loss = self.in_loss
-        correlations = self.correlations
+        candidates = self.candidates
+        correlations = self.correlations[candidates]
         # Slacks that reach zero at an event, each shrinking at a constant rate.
         upper_rate, lower_rate = 1.0 - rates, 1.0 + rates
         join_steps = np.minimum(
@@ -405,32 +528,40 @@ class _QuadraticHomotopy:
         )
         # A blocked column whose correlation clearly moves out of [-lam, lam]
         # would have to join but cannot (a duplicate's stays on the boundary).
-        blocked = np.flatnonzero(self.blocked & ~self.free)
+        blocked_candidates = self.blocked[candidates]
+        blocked = candidates[blocked_candidates & ~self.free[candidates]]
         stuck_steps = _NO_STEPS
-        if self.factor.size >= np.count_nonzero(in_loss):
+        if self.factor.size >= np.count_nonzero(self.in_loss):
             # Z_E spans every vector on E, so every column is a combination of the
             # active ones: its correlation is lam times a constant of size <= 1 on
             # the segment (its KKT condition holds now), so none can join or cross.
             join_steps[:] = np.inf
             blocked = blocked[:0]
         elif blocked.size:
+            at = np.searchsorted(candidates, blocked)  # blocked features are candidates
             stuck_steps = np.minimum(
-                steps_to_zero(lam - correlations[blocked], _clear(upper_rate[blocked])),
-                steps_to_zero(lam + correlations[blocked], _clear(lower_rate[blocked])),
+                steps_to_zero(lam - correlations[at], _clear(upper_rate[at])),
+                steps_to_zero(lam + correlations[at], _clear(lower_rate[at])),
             )
-        join_steps[self.is_active | self.blocked | self.held_out | self.free] = np.inf
+        excluded = (
+            self.is_active[candidates]
+            | blocked_candidates
+            | self.held_out[candidates]
+            | self.free[candidates]
+        )
+        join_steps[excluded] = np.inf
         beta_active = self.active_coefs
         leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
         leave_steps[(beta_active == 0) | (self.signs == 0)] = np.inf
         row_steps = _NO_STEPS
         if self.margin_rows:
             # r_i = y_i - f_i shrinks by fitted_rate per step; i is in the loss iff y_i r_i > 0.
-            side = np.where(in_loss, self.y, -self.y)
-            row_steps = steps_to_zero(side * self.residual, side * fitted_rate)
+            side = np.where(self.in_loss, self.y, -self.y)
+            row_steps = steps_to_zero(side * self.residual, side * self.fitted_rate)
 
         step = min(
             lam - problem.lam_min,
-            join_steps.min(),
+            join_steps.min(initial=np.inf),
             leave_steps.min(initial=np.inf),
             row_steps.min(initial=np.inf),
         )
@@ -445,29 +576,43 @@ class _QuadraticHomotopy:
         reaches_end = lam - step <= end
         if reaches_end:
             step = lam - problem.lam_min
-        self.intercept += step * direction[0]
-        self.active_coefs = beta_active + step * direction[1:]
-        correlations -= step * rates
-        self.residual -= step * fitted_rate
-        if reaches_end:
-            return problem.lam_min, step, None
-        lam -= step
         limit = step + tolerance
-        if stuck.size:
+        return _Event(
+            step=step,
+            reaches_end=reaches_end,
+            stuck=stuck,
+            leaving=np.flatnonzero(leave_steps <= limit),
+            moving_rows=np.flatnonzero(row_steps <= limit),
+            joining=candidates[join_steps <= limit],
+        )
+
+    def _apply(self, lam, direction, rates, event):
+        """Move ``event.step`` below lam and apply the event; see `_step`."""
+        step = event.step
+        self.intercept += step * direction[0]
+        self.active_coefs = self.active_coefs + step * direction[1:]
+        if self._checked_point is not None:  # the exact values, computed by the check
+            self.residual, self.correlations = self._checked_point
+            self._checked_point = None
+        else:
+            self.correlations[self.candidates] -= step * rates
+            self.residual -= step * self.fitted_rate
+        if event.reaches_end:
+            return self.problem.lam_min, step, None
+        lam -= step
+        if event.stuck.size:
             return (
                 lam,
                 step,
                 (
-                    f"feature {stuck[0]} must become active but its column is a combination of "
-                    "the active ones on the samples in the loss"
+                    f"feature {event.stuck[0]} must become active but its column is a "
+                    "combination of the active ones on the samples in the loss"
                 ),
             )
-
-        leaving = np.flatnonzero(leave_steps <= limit)
-        moving_rows = np.flatnonzero(row_steps <= limit)
-        for position in leaving[::-1]:
+        in_loss = self.in_loss.copy()
+        for position in event.leaving[::-1]:
             self._remove_feature(position)
-        for i in moving_rows:
+        for i in event.moving_rows:
             if not self._move_row(i, joins=not in_loss[i]):
                 return (
                     lam,
@@ -477,17 +622,31 @@ class _QuadraticHomotopy:
                         "loss becomes singular"
                     ),
                 )
-        if moving_rows.size:  # unpenalised columns left out may fit the new rows
+        if event.moving_rows.size:  # unpenalised columns left out may fit the new rows
             for j in np.flatnonzero(self.free & ~self.is_active):
                 self._add_feature(j, 0.0)
         if self.held_out.any():
             self.held_out[:] = False
-        joining = np.flatnonzero(join_steps <= limit)
+        joining, correlations = event.joining, self.correlations
         # Joins together with other events: check the signs of the next direction.
-        self.tie = joining.size > 1 or (joining.size == 1 and leaving.size + moving_rows.size > 0)
+        self.tie = joining.size > 1 or (
+            joining.size == 1 and event.leaving.size + event.moving_rows.size > 0
+        )
         for j in joining[np.argsort(-np.abs(correlations[joining]))]:
             self._add_feature(j, np.sign(correlations[j]))
         return lam, step, None
+
+
+@dataclass(frozen=True)
+class _Event:
+    """The next breakpoint: its distance below lam and the changes it brings."""
+
+    step: float
+    reaches_end: bool  # lam_min (or the numerical end) comes first
+    stuck: np.ndarray  # blocked features that would have to join (the path stops)
+    leaving: np.ndarray  # positions in the active list of the features leaving
+    moving_rows: np.ndarray  # samples entering or leaving the loss
+    joining: np.ndarray  # features joining
 
 
 def _squared_hinge(y, fitted):

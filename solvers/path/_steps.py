@@ -64,10 +64,15 @@ class PathRecorder:
                 self.active_sets[-1] = np.union1d(self.active_sets[-1], active).astype(np.intp)
                 return
             self.discard()
+        if not self.lams:
+            self.lam_max = lam
         self.lams.append(lam)
         self.coefs.append(np.array(coef, dtype=np.float64))
         self.intercepts.append(float(intercept))
         self.active_sets.append(np.sort(np.asarray(active, dtype=np.intp)))
+        if not self.problem.return_path and len(self.lams) > 2:
+            for breakpoints in (self.lams, self.coefs, self.intercepts, self.active_sets):
+                del breakpoints[0]
 
     def discard(self):
         """Forget the last breakpoint (replaced, or not certified)."""
@@ -76,7 +81,7 @@ class PathRecorder:
     def stop(self, reason, lam):
         """Warn, at the line that called the path function, that the path ends early at ``lam``."""
         warnings.warn(
-            f"path stopped at lam={lam:.6g} (lam_max={self.lams[0]:.6g}): {reason}. "
+            f"path stopped at lam={lam:.6g} (lam_max={self.lam_max:.6g}): {reason}. "
             "Path.at is exact down to lams[-1]; below it the path is unknown.",
             PathWarning,
             stacklevel=_caller_stacklevel(),

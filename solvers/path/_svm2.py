@@ -4,7 +4,9 @@ from ._inputs import check_path_inputs
 from ._quadratic import quadratic_path
 
 
-def svm2_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None):
+def svm2_path(
+    X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None, return_path=True
+):
     """The whole regularization path of SVM2 (004 eq. 7).
 
     Minimises ``sum_i max(0, 1 - y_i (x_i' w + b))^2 + lam * sum_j weights_j |w_j|``
@@ -30,6 +32,11 @@ def svm2_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=N
         Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
         with a `PathWarning` naming the lam reached.
 
+    return_path : bool, default True
+        False keeps only the last two breakpoints (as scikit-learn's
+        ``lars_path(return_path=False)``): ``Path.at`` is exact between them, and
+        memory no longer grows with the number of breakpoints times n_features
+        (the estimators' ``solver="homotopy"`` uses it).
     Returns
     -------
     Path
@@ -46,5 +53,6 @@ def svm2_path(X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=N
         lam_min=lam_min,
         max_features=max_features,
         max_steps=max_steps,
+        return_path=return_path,
     )
     return quadratic_path(problem, margin_rows=True)
