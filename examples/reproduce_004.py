@@ -603,9 +603,9 @@ QUICK = Config(
     q_l1=(2,),
     zou=((2, 0.0), (5, 0.5)),
     reps_svm2=2,
-    reps_l1=2,
+    reps_l1=1,
     splits_svm2=2,
-    splits_l1=1,
+    splits_l1=0,
     sizes=(60, 60, 2000),
     fractions_svm2=(0.5,),
     fractions_l1=(0.5,),
@@ -787,7 +787,9 @@ def main(argv=None):
 
     os.makedirs(args.out_dir, exist_ok=True)
     with open(os.path.join(args.out_dir, "reproduce_004_results.pkl"), "wb") as fh:
-        pickle.dump({"results": results.__dict__, "config": config, "seconds": seconds}, fh)
+        pickle.dump(
+            {"results": results.__dict__, "config": config.__dict__, "seconds": seconds}, fh
+        )
     figures = []
     for base, q_values, paper in (
         ("svm2", config.q_svm2, PAPER_TABLE1),

@@ -1,0 +1,121 @@
+"""examples/reproduce_004.py (004 sec. 4, Tables 1-5) in its --quick mode."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sparsify.datasets import load_ionosphere, load_wdbc
+
+spec = importlib.util.spec_from_file_location(
+    "reproduce_004", Path(__file__).parents[2] / "examples" / "reproduce_004.py"
+)
+reproduce_004 = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(reproduce_004)
+
+WEIGHTED = ("hybrid", "RS(50%)", "RS(100)", "RS(50)")
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reproduce_004")
+    doc = out / "reproduce_004.md"
+    run = reproduce_004.main(["--quick", "--out-dir", str(out), "--doc", str(doc)])
+    return run, doc
+
+
+def test_writes_every_table_and_figure(quick, capsys):
+    run, doc = quick
+    text = doc.read_text(encoding="utf-8")
+    assert text == run["markdown"]
+    for table in range(1, 6):
+        assert f"## Table {table}:" in text
+    assert "## Checks" in text
+    for figure in run["figures"]:
+        assert Path(figure).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bayes_rule_matches_the_stated_bayes_error(quick):
+    # 004 sec. 4.1: "the Bayes error is about 4%" on the orange data; the Bayes rule is
+    # applied to the test sets through the true features x_1^2, x_2^2 of the dictionary.
+    results = quick[0]["results"]
+    for q in reproduce_004.QUICK.q_svm2:
+        bayes = results.error(q, "svm2", "Bayes")
+        assert np.all((bayes > 0.02) & (bayes < 0.065)), bayes
+
+
+def test_errors_lie_between_bayes_and_a_trivial_classifier(quick):
+    results = quick[0]["results"]
+    config = quick[0]["config"]
+    # Synthetic data: no rule beats the Bayes rule by more than the noise of 2000
+    # test points (sd about 0.006), and every method beats a coin toss (both classes
+    # have probability about 1/2) by far.
+    settings = list(config.q_svm2) + [tuple(z) for z in config.zou]
+    for key in settings:
+        bayes = results.error(key, "svm2", "Bayes")
+        for method in results.methods(key, "svm2"):
+            error = results.error(key, "svm2", method)
+            assert np.all(np.isfinite(error))
+            assert np.all(error >= bayes - 0.03), (key, method)
+            assert np.all(error < 0.4), (key, method)
+    # Real data: the weighted models beat the majority class, whose error is the
+    # minority's share (37% on WDBC, 36% on Ionosphere), by a wide margin.
+    for name, load in (("WDBC", load_wdbc), ("Ionosphere", load_ionosphere)):
+        _, y = load()
+        minority = min(np.mean(y > 0), np.mean(y < 0))
+        for method in results.methods(name, "svm2"):
+            error = results.error(name, "svm2", method)
+            assert np.all(np.isfinite(error))
+            if method in WEIGHTED:
+                assert error.mean() < minority - 0.1, (name, method, error)
+
+
+def test_rs_weights_follow_algorithm_1(quick):
+    # W = K / count with count in 1..K for a feature selected in some block, +inf for
+    # one never selected (004 Algorithm 1): every weight is >= 1, at most K, or +inf.
+    results = quick[0]["results"]
+    config = quick[0]["config"]
+    assert results.weights
+    for (key, _, method), w in results.weights.items():
+        if isinstance(key, str):  # real data: blocks_per_set N / K blocks of K
+            n_train = 2 * {"WDBC": 569, "Ionosphere": 351}[key] // 3
+            n_blocks = round(config.blocks_per_set * n_train / int(method[3:-1]))
+        else:  # synthetic: blocks_per_set / f blocks
+            n_blocks = round(config.blocks_per_set / (int(method[3:-2]) / 100))
+        finite = np.isfinite(w)
+        assert np.all(w[~finite] == np.inf)
+        assert np.all((w[finite] >= 1) & (w[finite] <= n_blocks)), (key, method, w)
+        # a weight is K / count, so K / W is a whole number of blocks
+        np.testing.assert_allclose(n_blocks / w[finite], np.round(n_blocks / w[finite]))
+
+
+def test_selection_counts_add_up(quick):
+    # C + IC is the number of selected features, and PPS is the share of repetitions
+    # whose selection is exactly the true model, counted here by brute force.
+    results = quick[0]["results"]
+    q = reproduce_004.QUICK.q_svm2[-1]
+    truth = set(results.truths[q].tolist())
+    for method in results.methods(q, "svm2"):
+        supports = results.supports[q, "svm2", method]
+        sizes = np.array([len(s) for s in supports])
+        total = results.correct(q, "svm2", method) + results.incorrect(q, "svm2", method)
+        np.testing.assert_array_equal(total, sizes)
+        exact = np.mean([set(s.tolist()) == truth for s in supports])
+        assert results.perfect(q, "svm2", method) == exact
+
+
+def test_transcribed_tables_agree_with_the_papers_text():
+    # 004 sec. 4.1: the 2-norm models' error grows with q ("show increasing error rates
+    # as the number of noisy features increase"); PPS is a probability; Table 4's
+    # Bayes error is the smallest of its row; Table 3 has 5 q values per method.
+    for table in (reproduce_004.PAPER_TABLE1, reproduce_004.PAPER_TABLE2):
+        assert sorted(table) == list(reproduce_004.Q_VALUES)
+        two_norm = [table[q][0][0] for q in reproduce_004.Q_VALUES]
+        assert np.all(np.diff(two_norm) > 0)
+        assert all(len(row) == 6 for row in table.values())
+    for ics, ppss in reproduce_004.PAPER_TABLE3.values():
+        assert len(ics) == len(ppss) == len(reproduce_004.TABLE3_Q)
+        assert all(0 < p < 1 for p in ppss)
+    for row in reproduce_004.PAPER_TABLE4.values():
+        assert row[0] == min(row)
