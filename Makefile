@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.paths
 	$(PY) -m benchmarks.l1svm_path
 	$(PY) -m benchmarks.rs_weights
+	$(PY) -m benchmarks.scale --threads 1
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict   # the site: site/index.html
