@@ -14,8 +14,12 @@ Two shapes occur:
   solution on the open interval ``(lams[k + 1], lams[k])``.
 """
 
+import inspect
+from functools import partial
+
 import numpy as np
-from sklearn.metrics import accuracy_score, r2_score
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.metrics import get_scorer
 
 from sparsify._validation import check_X
 
@@ -90,25 +94,41 @@ class Path:
         coef : ndarray of shape (n_features,)
         intercept : float
         """
-        lam = float(lam)
-        if not np.isfinite(lam) or lam < 0:
-            raise ValueError(f"lam must be a finite number >= 0; got lam={lam}.")
-        lams = self.lams
-        if lam >= lams[0]:
-            return self.coefs[0].copy(), float(self.intercepts[0])
-        if lam < lams[-1]:
+        coefs, intercepts = self._solutions(self._check_lams(lam, name="lam"))
+        return coefs[0], float(intercepts[0])
+
+    def _check_lams(self, lams, *, name):
+        """``lams`` as a 1-D float array of finite values in ``[lams[-1], inf)``."""
+        values = np.atleast_1d(np.asarray(lams, dtype=np.float64))
+        if values.ndim != 1 or values.size == 0:
+            raise ValueError(f"{name} must be a number or a 1-D array of them; got {lams!r}.")
+        bad = ~np.isfinite(values) | (values < 0)
+        if np.any(bad):
+            raise ValueError(f"{name} must be finite and >= 0; got {values[bad][0]}.")
+        if np.any(values < self.lams[-1]):
             raise ValueError(
-                f"lam={lam:.6g} is below the end of this path (lams[-1]={lams[-1]:.6g}); "
-                "recompute the path with a smaller lam_min or a larger max_steps/max_features."
+                f"{name}={values.min():.6g} is below the end of this path "
+                f"(lams[-1]={self.lams[-1]:.6g}); recompute the path with a smaller lam_min "
+                "or a larger max_steps/max_features."
             )
-        # The first breakpoint at or below lam: lams[k - 1] > lam >= lams[k].
-        k = int(np.searchsorted(-lams, -lam, side="left"))
-        if lam == lams[k] or self._interpolation == "constant":
-            return self.coefs[k].copy(), float(self.intercepts[k])
-        t = (lams[k - 1] - lam) / (lams[k - 1] - lams[k])
-        coef = (1.0 - t) * self.coefs[k - 1] + t * self.coefs[k]
-        intercept = (1.0 - t) * self.intercepts[k - 1] + t * self.intercepts[k]
-        return coef, float(intercept)
+        return values
+
+    def _solutions(self, lams):
+        """Coefficients (m, n_features) and intercepts (m,) at m checked penalties."""
+        breakpoints = self.lams
+        # The first breakpoint at or below each lam: breakpoints[k - 1] > lam >= breakpoints[k]
+        # (k = 0 above lam_max, where every coefficient is 0).
+        k = np.searchsorted(-breakpoints, -lams, side="left")
+        k[lams >= breakpoints[0]] = 0
+        coefs, intercepts = self.coefs[k], self.intercepts[k]
+        inside = (k > 0) & (lams != breakpoints[k])
+        if self._interpolation == "linear" and np.any(inside):
+            upper = k[inside] - 1
+            lower = k[inside]
+            t = (breakpoints[upper] - lams[inside]) / (breakpoints[upper] - breakpoints[lower])
+            coefs[inside] = (1.0 - t)[:, None] * self.coefs[upper] + t[:, None] * self.coefs[lower]
+            intercepts[inside] = (1.0 - t) * self.intercepts[upper] + t * self.intercepts[lower]
+        return coefs, intercepts
 
     def decision_function(self, X):
         """Linear predictions ``X @ coefs[k] + intercepts[k]`` at every breakpoint.
@@ -117,12 +137,88 @@ class Path:
         -------
         ndarray of shape (n_samples, n_breakpoints)
         """
-        X = check_X(X, name="X")
+        X = self._check_X(X, name="X")
+        return np.asarray(X @ self.coefs.T) + self.intercepts
+
+    def _check_X(self, X, *, name):
+        X = check_X(X, name=name)
         if X.shape[1] != self.coefs.shape[1]:
             raise ValueError(
-                f"X has {X.shape[1]} features; this path was computed on {self.coefs.shape[1]}."
+                f"{name} has {X.shape[1]} features; this path was computed on "
+                f"{self.coefs.shape[1]}."
             )
-        return np.asarray(X @ self.coefs.T) + self.intercepts
+        return X
+
+    def scores(self, X_val, y_val, lams=None, scoring=None):
+        """The validation score of the exact solution at each lam.
+
+        Parameters
+        ----------
+        X_val : array-like or sparse matrix of shape (n_samples, n_features)
+        y_val : array-like of shape (n_samples,)
+            Targets (lasso) or labels in the classes the path was fitted on.
+        lams : float or array-like of shape (n_lams,), optional
+            Penalties, each ``>= lams[-1]`` (default: the breakpoints). The
+            solution at each is exact (`at`).
+        scoring : str, callable or None
+            Higher is better. One of:
+
+            - None: accuracy for classifier paths, R^2 for the lasso (the
+              ``score`` of scikit-learn's classifiers and regressors);
+            - a scikit-learn scorer name (``"roc_auc"``, ``"balanced_accuracy"``,
+              ``"neg_mean_squared_error"``, ...; `sklearn.metrics.get_scorer_names`);
+            - a scorer ``scoring(estimator, X, y)`` (as from
+              `sklearn.metrics.make_scorer`): any callable whose signature takes
+              three positional arguments. It is given a fitted linear model of
+              each lam with ``coef_``, ``intercept_``, ``predict`` and
+              ``decision_function`` (and ``classes_`` for classifiers);
+            - a metric ``scoring(y_true, y_pred)``: any other callable, given the
+              predicted labels (classifiers) or values (lasso).
+
+        Returns
+        -------
+        ndarray of shape (n_lams,)
+
+        Raises
+        ------
+        ValueError
+            For an unknown scorer name, a lam below the end of the path, a scorer
+            that needs ``predict_proba`` (no path has probabilities), or X_val, y_val
+            of the wrong shape.
+        """
+        kind, scorer = _check_scoring(scoring)
+        X_val = self._check_X(X_val, name="X_val")
+        y_val = np.asarray(y_val)
+        if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
+            raise ValueError(
+                f"y_val must be 1-D with {X_val.shape[0]} entries (one per row of X_val); "
+                f"got shape {y_val.shape}."
+            )
+        if lams is None:
+            coefs, intercepts = self.coefs, self.intercepts
+        else:
+            coefs, intercepts = self._solutions(self._check_lams(lams, name="lams"))
+        if kind == "scorer":
+            return np.array(
+                [
+                    _call_scorer(scorer, self._model(coef, intercept), X_val, y_val, scoring)
+                    for coef, intercept in zip(coefs, intercepts, strict=True)
+                ]
+            )
+        decisions = np.asarray(X_val @ coefs.T) + intercepts  # (n_samples, n_lams)
+        if self._classes is None:
+            if kind is None:
+                return _r2_scores(y_val, decisions)
+            return np.array([scorer(y_val, column) for column in decisions.T])
+        predictions = _labels(decisions, self._classes)
+        if kind is None:
+            return np.mean(predictions == y_val[:, None], axis=0)
+        return np.array([scorer(y_val, column) for column in predictions.T])
+
+    def _model(self, coef, intercept):
+        if self._classes is None:
+            return _LinearRegressorAt(coef, intercept)
+        return _LinearClassifierAt(coef, intercept, self._classes)
 
     def select(self, X_val, y_val, scoring=None):
         """The breakpoint lam that scores best on validation data.
@@ -132,33 +228,183 @@ class Path:
         X_val : array-like or sparse matrix of shape (n_samples, n_features)
         y_val : array-like of shape (n_samples,)
             Targets (lasso) or labels in the classes the path was fitted on.
-        scoring : callable, optional
-            ``scoring(y_true, y_pred) -> float``, higher is better, where
-            ``y_pred`` are predicted labels for classifier paths and predicted
-            values for the lasso. Default: accuracy for classifiers, R^2 for the lasso.
+        scoring : str, callable or None
+            Higher is better; as in `scores`: None (accuracy for classifiers, R^2
+            for the lasso), a scikit-learn scorer name, a scorer
+            ``scoring(estimator, X, y)`` or a metric ``scoring(y_true, y_pred)``.
 
         Returns
         -------
         float
             The breakpoint with the best score; ties go to the largest lam
-            (the sparsest model).
+            (the sparsest model). A NaN score never wins.
+
+        See Also
+        --------
+        solvers.WeightedLassoCV, solvers.L1SVMCV, solvers.SVM2CV : lam by K-fold
+            cross-validation on the exact paths of every fold.
         """
-        if scoring is not None and not callable(scoring):
+        scores = self.scores(X_val, y_val, scoring=scoring)
+        return float(self.lams[best_index(scores)])
+
+    def plot(self, ax=None, *, x="lam", breakpoints=True, feature_names=None, **line_kwargs):
+        """Draw the coefficient paths with matplotlib; one line per feature ever active.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw (default: ``plt.gca()``).
+        x : {"lam", "l1_norm"}, default="lam"
+            The horizontal axis. ``"lam"``: the positive penalties on a log scale,
+            decreasing to the right (the null model on the left); the lasso and
+            SVM2 solutions are drawn exactly as linear in lam between breakpoints,
+            the 1-norm SVM's as steps (constant between breakpoints). ``"l1_norm"``:
+            ``||coef||_1`` at each breakpoint, along which all three paths are
+            piecewise linear (Zhu, Rosset, Hastie & Tibshirani 2003).
+        breakpoints : bool, default=True
+            Mark the breakpoints with thin dotted vertical lines (a LineCollection).
+        feature_names : sequence of str, optional
+            Line labels (default ``"x<j>"``), for ``ax.legend()``.
+        **line_kwargs
+            Passed to ``ax.plot`` (or ``ax.step``) for the coefficient lines.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on; the figure is not shown (call ``plt.show()`` or
+            ``fig.savefig``).
+        """
+        if x not in ("lam", "l1_norm"):
+            raise ValueError(f"x must be 'lam' or 'l1_norm'; got x={x!r}.")
+        n_features = self.coefs.shape[1]
+        if feature_names is not None and len(feature_names) != n_features:
             raise ValueError(
-                f"scoring must be None or a callable(y_true, y_pred); got {scoring!r}."
+                f"feature_names must have {n_features} entries (one per feature); "
+                f"got {len(feature_names)}."
             )
-        decisions = self.decision_function(X_val)
-        y_val = np.asarray(y_val)
-        if y_val.ndim != 1 or y_val.shape[0] != decisions.shape[0]:
-            raise ValueError(
-                f"y_val must be 1-D with {decisions.shape[0]} entries (one per row of X_val); "
-                f"got shape {y_val.shape}."
-            )
-        if self._classes is None:
-            score = scoring or r2_score
-            predictions = decisions.T
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            ax = plt.gca()
+        active = np.flatnonzero(np.any(self.coefs != 0, axis=0))
+        if x == "l1_norm":
+            positions = np.abs(self.coefs).sum(axis=1)
+            grid, coefs, draw = positions, self.coefs, ax.plot
+            ax.set_xlabel("||coef||_1")
         else:
-            score = scoring or accuracy_score
-            predictions = np.where(decisions.T >= 0, self._classes[1], self._classes[0])
-        scores = np.array([score(y_val, p) for p in predictions])
-        return float(self.lams[int(np.argmax(scores))])
+            positions = self.lams[self.lams > 0]
+            grid, coefs, draw = self._lam_curve(positions, ax)
+            ax.set_xscale("log")
+            if not ax.xaxis_inverted():
+                ax.invert_xaxis()
+            ax.set_xlabel("lam (log scale)")
+        for j in active:
+            label = f"x{j}" if feature_names is None else str(feature_names[j])
+            draw(grid, coefs[:, j], label=label, **line_kwargs)
+        if breakpoints and positions.size:
+            ax.vlines(
+                positions,
+                0,
+                1,
+                transform=ax.get_xaxis_transform(),
+                colors="0.7",
+                linestyles=":",
+                linewidths=0.8,
+            )
+        ax.set_ylabel("coefficients")
+        return ax
+
+    def _lam_curve(self, positive, ax):
+        """Points at which the coefficients are drawn against lam, and how."""
+        if self._interpolation == "constant":
+            # coefs[k + 1] holds on (lams[k + 1], lams[k]): a step "pre" in decreasing lam.
+            return positive, self.coefs[: positive.size], partial(ax.step, where="pre")
+        if positive.size < 2:
+            return positive, self.coefs[: positive.size], ax.plot
+        # Linear in lam between breakpoints, so curved on a log axis: 20 points per segment,
+        # evenly spaced in log lam, the breakpoints among them.
+        t = np.linspace(0.0, 1.0, 20, endpoint=False)
+        grid = positive[:-1, None] ** (1.0 - t) * positive[1:, None] ** t
+        grid = np.append(grid.ravel(), positive[-1])
+        return grid, self._solutions(grid)[0], ax.plot
+
+
+def best_index(scores):
+    """The index of the best score, the first (largest lam) among ties; NaN never wins."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if np.all(np.isnan(scores)):
+        raise ValueError("every validation score is NaN; check scoring and the validation data.")
+    return int(np.nanargmax(scores))
+
+
+def _check_scoring(scoring):
+    """``(kind, function)``: kind None (the default), "scorer" or "metric"."""
+    if scoring is None:
+        return None, None
+    if isinstance(scoring, str):
+        try:
+            return "scorer", get_scorer(scoring)
+        except ValueError:
+            raise ValueError(
+                f"scoring={scoring!r} is not a scikit-learn scorer name; use one of "
+                "sklearn.metrics.get_scorer_names(), a scorer(estimator, X, y) or a "
+                "metric(y_true, y_pred)."
+            ) from None
+    if not callable(scoring):
+        raise ValueError(
+            "scoring must be None, a scikit-learn scorer name, a scorer(estimator, X, y) or "
+            f"a metric(y_true, y_pred); got {scoring!r}."
+        )
+    try:
+        inspect.signature(scoring).bind(None, None, None)
+    except TypeError:
+        return "metric", scoring
+    except ValueError:  # no signature to read (some builtins): a metric, as before
+        return "metric", scoring
+    return "scorer", scoring
+
+
+def _call_scorer(scorer, model, X, y, scoring):
+    try:
+        return float(scorer(model, X, y))
+    except AttributeError as error:
+        raise ValueError(
+            f"scoring={scoring!r} needs a method the linear models of a path do not have "
+            f"({error}); paths give decision_function and predict, no predict_proba."
+        ) from None
+
+
+def _r2_scores(y, predictions):
+    """R^2 of each column of predictions, as `sklearn.metrics.r2_score` (force_finite)."""
+    residual = ((y[:, None] - predictions) ** 2).sum(axis=0)
+    total = ((y - y.mean()) ** 2).sum()
+    if total == 0:  # constant targets: 1 for a perfect fit, 0 otherwise (as scikit-learn)
+        return np.where(residual == 0, 1.0, 0.0)
+    return 1.0 - residual / total
+
+
+class _LinearAt(BaseEstimator):
+    """The fitted linear model of one lam of a path, for scikit-learn's scorers."""
+
+    def __init__(self, coef, intercept, classes=None):
+        self.coef, self.intercept, self.classes = coef, intercept, classes
+        self.coef_, self.intercept_, self.classes_ = coef, intercept, classes
+
+    def decision_function(self, X):
+        return np.asarray(X @ self.coef_).ravel() + self.intercept_
+
+
+class _LinearRegressorAt(RegressorMixin, _LinearAt):
+    def predict(self, X):
+        return self.decision_function(X)
+
+
+class _LinearClassifierAt(ClassifierMixin, _LinearAt):
+    def predict(self, X):
+        return _labels(self.decision_function(X), self.classes_)
+
+
+def _labels(decisions, classes):
+    """``classes[1]`` where the decision is positive, ``classes[0]`` elsewhere (as the
+    estimators' and scikit-learn's ``predict``)."""
+    return np.where(decisions > 0, classes[1], classes[0])

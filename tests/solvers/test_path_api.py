@@ -1,11 +1,22 @@
-"""The Path contract of docs/paths.md: at, select, labels, and errors that name the argument."""
+"""The Path contract of docs/paths.md: at, scores, select, plot, labels, errors naming inputs."""
 
-import numpy as np
-import pytest
-from sklearn.metrics import accuracy_score, r2_score
+import matplotlib
 
-from solvers.path import Path, l1_svm_path, lasso_path, svm2_path
-from sparsify.datasets import load_ionosphere
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from sklearn.metrics import (  # noqa: E402
+    accuracy_score,
+    balanced_accuracy_score,
+    make_scorer,
+    mean_squared_error,
+    r2_score,
+    roc_auc_score,
+)
+
+from solvers.path import Path, l1_svm_path, lasso_path, svm2_path  # noqa: E402
+from sparsify.datasets import load_ionosphere  # noqa: E402
 
 CLASSIFIER_PATHS = [svm2_path, l1_svm_path]
 ALL_PATHS = [lasso_path, *CLASSIFIER_PATHS]
@@ -48,7 +59,7 @@ def _best_breakpoint(path, X_val, y_val, score, classes=None):
     scores = []
     for coef, intercept in zip(path.coefs, path.intercepts, strict=True):
         decision = X_val @ coef + intercept
-        prediction = decision if classes is None else np.where(decision >= 0, *classes[::-1])
+        prediction = decision if classes is None else np.where(decision > 0, *classes[::-1])
         scores.append(score(y_val, prediction))
     return path.lams[int(np.argmax(scores))]
 
@@ -77,7 +88,9 @@ def test_select_with_a_custom_scoring_and_original_labels():
     expected = _best_breakpoint(path, X[50:], labels[50:], negative_errors, ("no", "yes"))
     assert path.select(X[50:], labels[50:], scoring=negative_errors) == expected
     with pytest.raises(ValueError, match="scoring"):
-        path.select(X[50:], labels[50:], scoring="accuracy")
+        path.select(X[50:], labels[50:], scoring="no_such_score")
+    with pytest.raises(ValueError, match="scoring"):
+        path.select(X[50:], labels[50:], scoring=3)
     with pytest.raises(ValueError, match="y_val"):
         path.select(X[50:], labels[:10])
     with pytest.raises(ValueError, match="features"):
@@ -138,3 +151,159 @@ def test_nan_target_is_rejected():
 def test_bad_stop_criteria(path_function, keyword, value):
     with pytest.raises(ValueError, match=keyword):
         path_function(*_data(), **{keyword: value})
+
+
+# ---- scikit-learn scorers, by name or as callables ---------------------------------------
+
+
+def _hand_scores(path, X_val, y_val, metric, response):
+    """``metric`` at every breakpoint, from the coefficients, by hand."""
+    scores = []
+    for coef, intercept in zip(path.coefs, path.intercepts, strict=True):
+        decision = X_val @ coef + intercept
+        scores.append(metric(y_val, response(decision)))
+    return np.array(scores)
+
+
+def _split(n=90, d=6, seed=1):
+    X, y = _data(seed=seed, n=n, d=d)
+    return X[:60], y[:60], X[60:], y[60:]
+
+
+def test_select_with_neg_mean_squared_error_by_name():
+    X, y, X_val, y_val = _split()
+    path = lasso_path(X, X @ np.arange(6.0) + y)
+    y_val = X_val @ np.arange(6.0) + y_val
+    expected = -_hand_scores(path, X_val, y_val, mean_squared_error, lambda f: f)
+    np.testing.assert_allclose(
+        path.scores(X_val, y_val, scoring="neg_mean_squared_error"), expected
+    )
+    assert (
+        path.select(X_val, y_val, scoring="neg_mean_squared_error")
+        == path.lams[np.argmax(expected)]
+    )
+
+
+@pytest.mark.parametrize("path_function", CLASSIFIER_PATHS)
+def test_select_with_roc_auc_and_balanced_accuracy_by_name(path_function):
+    X, y, X_val, y_val = _split(n=120)
+    labels, labels_val = np.where(y > 0, "b", "a"), np.where(y_val > 0, "b", "a")
+    path = path_function(X, labels)
+    roc = _hand_scores(path, X_val, labels_val == "b", roc_auc_score, lambda f: f)
+    balanced = _hand_scores(
+        path, X_val, labels_val, balanced_accuracy_score, lambda f: np.where(f > 0, "b", "a")
+    )
+    # The null model has a constant decision: its ROC AUC is 1/2.
+    assert roc[0] == 0.5
+    np.testing.assert_allclose(path.scores(X_val, labels_val, scoring="roc_auc"), roc)
+    np.testing.assert_allclose(
+        path.scores(X_val, labels_val, scoring="balanced_accuracy"), balanced
+    )
+    assert path.select(X_val, labels_val, scoring="roc_auc") == path.lams[np.argmax(roc)]
+    assert path.select(X_val, labels_val, "balanced_accuracy") == path.lams[np.argmax(balanced)]
+
+
+def test_scorer_callables_and_metric_callables_agree():
+    X, y, X_val, y_val = _split(n=120)
+    path = svm2_path(X, y)
+    hand = _hand_scores(path, X_val, y_val, roc_auc_score, lambda f: f)
+    scorer = make_scorer(roc_auc_score, response_method="decision_function")
+
+    def written_scorer(estimator, X, y):
+        return roc_auc_score(y, estimator.decision_function(X))
+
+    np.testing.assert_allclose(path.scores(X_val, y_val, scoring=scorer), hand)
+    np.testing.assert_allclose(path.scores(X_val, y_val, scoring=written_scorer), hand)
+    # A two-argument callable is a metric of the predicted labels, as before.
+    accuracy = _hand_scores(path, X_val, y_val, accuracy_score, lambda f: np.where(f > 0, 1, -1))
+    np.testing.assert_allclose(path.scores(X_val, y_val, scoring=accuracy_score), accuracy)
+    np.testing.assert_allclose(path.scores(X_val, y_val), accuracy)
+
+
+def test_a_scorer_that_needs_probabilities_is_refused_naming_scoring():
+    X, y, X_val, y_val = _split()
+    path = svm2_path(X, y)
+    with pytest.raises(ValueError, match="scoring='neg_log_loss'.*predict_proba"):
+        path.select(X_val, y_val, scoring="neg_log_loss")
+
+
+def test_r2_default_matches_scikit_learn_also_for_constant_targets():
+    X, y, X_val, y_val = _split()
+    path = lasso_path(X, X[:, 0] + y)
+    for targets in (X_val[:, 0] + y_val, np.full(X_val.shape[0], 2.0)):
+        expected = _hand_scores(path, X_val, targets, r2_score, lambda f: f)
+        np.testing.assert_allclose(path.scores(X_val, targets), expected)
+
+
+# ---- scores between breakpoints ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path_function", ALL_PATHS)
+def test_scores_at_lams_between_breakpoints(path_function):
+    """Midpoints: the average of the two ends (linear), or the next breakpoint (constant)."""
+    X, y, X_val, y_val = _split()
+    path = path_function(X, y)
+    middles = (path.lams[:-1] + path.lams[1:]) / 2
+    if path_function is l1_svm_path:
+        coefs, intercepts = path.coefs[1:], path.intercepts[1:]
+    else:
+        coefs = (path.coefs[:-1] + path.coefs[1:]) / 2
+        intercepts = (path.intercepts[:-1] + path.intercepts[1:]) / 2
+    decisions = X_val @ coefs.T + intercepts
+    if path_function is lasso_path:
+        expected = [r2_score(y_val, f) for f in decisions.T]
+    else:
+        expected = [accuracy_score(y_val, np.where(f > 0, 1.0, -1.0)) for f in decisions.T]
+    np.testing.assert_allclose(path.scores(X_val, y_val, lams=middles), expected)
+    for lam, coef in zip(middles, coefs, strict=True):
+        np.testing.assert_allclose(path.at(lam)[0], coef, atol=1e-12)
+    with pytest.raises(ValueError, match="lams"):
+        path.scores(X_val, y_val, lams=[-1.0])
+
+
+# ---- plot ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path_function", ALL_PATHS)
+def test_plot_draws_one_line_per_active_feature(path_function):
+    X, y = _data(n=60, d=8)
+    path = path_function(X, y)
+    active = np.flatnonzero(np.any(path.coefs != 0, axis=0))
+    fig, ax = plt.subplots()
+    try:
+        assert path.plot(ax) is ax
+        assert len(ax.get_lines()) == active.size
+        assert [line.get_label() for line in ax.get_lines()] == [f"x{j}" for j in active]
+        assert ax.get_xscale() == "log" and ax.xaxis_inverted()
+        assert len(ax.collections) == 1  # the breakpoints, marked
+        positive = path.lams > 0
+        for line, j in zip(ax.get_lines(), active, strict=True):
+            x, values = line.get_data()
+            on_breakpoints = np.isin(x, path.lams[positive])
+            assert on_breakpoints.sum() == positive.sum()
+            np.testing.assert_allclose(values[on_breakpoints], path.coefs[positive, j])
+        steps = path_function is l1_svm_path
+        assert all((line.get_drawstyle() == "steps-pre") == steps for line in ax.get_lines())
+
+        ax.clear()
+        path.plot(ax, x="l1_norm", breakpoints=False, feature_names=[f"f{j}" for j in range(8)])
+        assert len(ax.get_lines()) == active.size and not ax.collections
+        x, values = ax.get_lines()[0].get_data()
+        np.testing.assert_allclose(x, np.abs(path.coefs).sum(axis=1))
+        np.testing.assert_allclose(values, path.coefs[:, active[0]])
+        assert ax.get_lines()[0].get_label() == f"f{active[0]}"
+    finally:
+        plt.close(fig)
+
+
+def test_plot_on_the_current_axes_and_bad_arguments():
+    path = lasso_path(*_data())
+    fig = plt.figure()
+    try:
+        assert path.plot() is plt.gca()
+        with pytest.raises(ValueError, match="x must be"):
+            path.plot(x="norm")
+        with pytest.raises(ValueError, match="feature_names"):
+            path.plot(feature_names=["a"])
+    finally:
+        plt.close(fig)
