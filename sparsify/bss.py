@@ -5,6 +5,7 @@ by Paul & Drineas (000 sec. 4, Algorithm 1, Lemma 1) and Paul, Magdon-Ismail &
 Drineas (001 sec. 3).
 """
 
+import math
 from contextlib import contextmanager
 from functools import cache
 
@@ -88,14 +89,14 @@ def _barrier_offsets(r, ell, gamma):
     ``[tau, 1]`` is the same less gamma: the spectrum of ``A + gamma I``
     (sec. 6.1) against the barriers is that of A against these.
     """
-    root = np.sqrt(ell / r)
+    root = math.sqrt(ell / r)
     delta_upper = (1.0 + root) / (1.0 - root)
-    start = np.sqrt(r * ell)
+    start = math.sqrt(r * ell)
     # Each barrier is slope * tau + intercept, tau = 0..r-1.
     slope = np.array([1.0, 1.0, delta_upper, delta_upper])
-    intercept = np.array([1.0 - start, -start, delta_upper * start, delta_upper * (start + 1.0)])
+    intercept = np.array([[1.0 - start, -start, delta_upper * start, delta_upper * (start + 1.0)]])
     tau = np.arange(r, dtype=np.float64)[:, None, None]
-    return tau * slope + np.stack([intercept, intercept - gamma])
+    return tau * slope + np.concatenate([intercept, intercept - gamma])
 
 
 @cache
