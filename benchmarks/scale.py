@@ -1,6 +1,6 @@
 """Selection on Dask as the corpus grows: time and peak memory per worker (issue 11).
 
-For n = 10^4, 10^5 and 10^6 documents (sparse term counts, d = 2000 words, 50
+For n = 10^4, 10^5 and 10^6 documents (sparse term counts, d = 1000 words, 50
 words drawn per document from a Zipf law) on a LocalCluster of 1 and of 2
 worker processes (one thread each):
 
@@ -16,10 +16,10 @@ imported libraries). Where the corpus is small enough (n <= --in-memory-max)
 it is also computed into one CSR matrix and the in-memory functions are timed
 on it, in the same run.
 
-Run: ``python -m benchmarks.scale [--quick] [--repeats 1] [--threads 1]``.
-Times are the best of ``--repeats`` runs after one untimed warm-up run;
-``--threads 1`` (BLAS threads of the client and of the workers) gives stable
-times on a loaded machine.
+Run: ``python -m benchmarks.scale [--quick] [--threads 1]``. Each time is one
+run (on a fresh cluster, whose workers were forked with the libraries already
+imported); ``--threads 1`` (BLAS threads of the client and of the workers)
+gives stable times on a loaded machine.
 """
 
 import resource
@@ -32,10 +32,10 @@ import scipy.sparse as sp
 from distributed import Client, LocalCluster
 from threadpoolctl import threadpool_limits
 
-from benchmarks._timing import benchmark_parser, best_time
+from benchmarks._timing import benchmark_parser, timed
 from sparsify import SketchedBSSSelector, leverage_scores
 
-FULL = {"sizes": (10**4, 10**5, 10**6), "d": 2000, "k": 50, "t": 128, "chunk": 10**4}
+FULL = {"sizes": (10**4, 10**5, 10**6), "d": 1000, "k": 50, "t": 128, "chunk": 10**4}
 QUICK = {"sizes": (2000, 8000), "d": 300, "k": 10, "t": 32, "chunk": 1000}
 WORDS_PER_DOCUMENT = 50
 WORKERS = (1, 2)
@@ -117,12 +117,12 @@ def run(cfg, args):
             in_memory = "-"
             if n <= args.in_memory_max:
                 X_mem = X.compute(scheduler="synchronous")
-                seconds, _ = best_time(lambda X_mem=X_mem, task=task: task(X_mem), args.repeats)
+                seconds, _ = timed(lambda X_mem=X_mem, task=task: task(X_mem))
                 in_memory = f"{seconds:.2f} s"
                 del X_mem
             for workers in WORKERS:
                 (seconds, _), start, peak = on_cluster(
-                    workers, lambda X=X, task=task: best_time(lambda: task(X), args.repeats)
+                    workers, lambda X=X, task=task: timed(lambda: task(X))
                 )
                 print(
                     f"| {name} | {n:.0e} | {_mib(nbytes)} | {workers} | "

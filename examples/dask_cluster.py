@@ -17,7 +17,7 @@ held whole anywhere. It then
 On a real cluster only the client changes: ``Client("tcp://SCHEDULER:8786")``
 in place of the LocalCluster (see docs/dask.md).
 
-Run: ``python examples/dask_cluster.py [--documents 600000] [--workers 2]``.
+Run: ``python examples/dask_cluster.py [--documents 1000000] [--workers 2]``.
 """
 
 import argparse
@@ -90,7 +90,7 @@ def accuracy(model, X, y):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--documents", type=int, default=600_000)
+    parser.add_argument("--documents", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-memory", type=int, default=512, help="MiB per worker")
     parser.add_argument("--sketch", type=int, default=64, help="rows t of the sketch G")
