@@ -41,7 +41,7 @@ from ..certificates import GAP_TOLERANCE, l1_svm_certificate
 from ..exceptions import SolverError
 from ._inputs import check_path_inputs
 from ._step_lp import INF, KeyedLP, build_lp, sparse_columns
-from ._steps import PathRecorder, steps_to_zero
+from ._steps import PathEnd, PathRecorder, steps_to_zero
 
 _LEFT, _ELBOW, _RIGHT = -1, 0, 1
 # A rate (of a margin, a coefficient, the loss) is zero when it is below this
@@ -218,6 +218,15 @@ class _HingeHomotopy:
                 "l1_svm_path: HiGHS could not solve the LP at lam_max (min hinge loss over "
                 "the intercept and the unpenalised features)."
             )
+        try:
+            self._follow(recorder)
+        except PathEnd as end:
+            recorder.stop(end.reason, recorder.lams[-1])
+        return recorder.path()
+
+    def _follow(self, recorder):
+        """Record knots from lam_max down to lam_min; `PathEnd` if the path cannot go on."""
+        problem, scale = self.problem, self.data.scale
         stalled = 0
         for n_steps in range(problem.max_steps + 1):
             direction = self._direction()
@@ -225,46 +234,33 @@ class _HingeHomotopy:
             if direction is None:
                 lam = previous if recorder.lams else 0.0
                 recorder.record(lam, self._coefs(), self._intercept(), self.model)
-                recorder.stop(
+                raise PathEnd(
                     "no certified direction (the step LP failed or its duality "
-                    "gap exceeds the tolerance)",
-                    lam,
+                    "gap exceeds the tolerance)"
                 )
-                break
             # Rounding must not let the slopes decrease.
-            lam = min(max(-direction.loss_rate, 0.0), previous / self.data.scale)
-            if lam * self.data.scale <= problem.lam_min:
+            lam = min(max(-direction.loss_rate, 0.0), previous / scale)
+            if lam * scale <= problem.lam_min:
                 recorder.record(problem.lam_min, self._coefs(), self._intercept(), self.model)
-                break
-            self._follow(direction)
-            recorder.record(lam * self.data.scale, self._coefs(), self._intercept(), self.model)
+                return
+            self._follow_segment(direction)
+            recorder.record(lam * scale, self._coefs(), self._intercept(), self.model)
             if len(self.active) > problem.max_features:
-                break
+                return
             if n_steps == problem.max_steps - 1:
-                recorder.stop(f"max_steps={problem.max_steps} reached", lam * self.data.scale)
-                break
+                raise PathEnd(f"max_steps={problem.max_steps} reached")
             norm = np.abs(self.w[self.active]).sum()
             step = self._step(direction)
             if step is None:
-                recorder.stop(
-                    "the loss decreases without an event (numerical breakdown)",
-                    lam * self.data.scale,
-                )
-                break
+                raise PathEnd("the loss decreases without an event (numerical breakdown)")
             if not self._certified(direction, lam):
-                recorder.stop(
-                    "the end of the segment fails its certificate (duality gap "
-                    "above the tolerance)",
-                    lam * self.data.scale,
+                raise PathEnd(
+                    "the end of the segment fails its certificate (duality gap above the "
+                    "tolerance)"
                 )
-                break
             stalled = stalled + 1 if step <= _EVENT_TOLERANCE * norm else 0
             if stalled > _MAX_STALLED_STEPS:
-                recorder.stop(
-                    "events cycle without ||w||_1 growing (degenerate data)", lam * self.data.scale
-                )
-                break
-        return recorder.path()
+                raise PathEnd("events cycle without ||w||_1 growing (degenerate data)")
 
     def _coefs(self):
         return self.w / self.data.scale
@@ -598,7 +594,7 @@ class _HingeHomotopy:
 
     # -- moving -----------------------------------------------------------------
 
-    def _follow(self, direction):
+    def _follow_segment(self, direction):
         """Adopt a direction's active set and move its leaving samples off the elbow."""
         for j in direction.features[len(self.active) :]:
             self.model_columns = np.column_stack((self.model_columns, self.data.column(j)))

@@ -57,7 +57,7 @@ import numpy as np
 
 from ..exceptions import SolverError
 from ._cholesky import UpdatableCholesky
-from ._steps import PathRecorder, steps_to_zero
+from ._steps import PathEnd, PathRecorder, steps_to_zero
 
 #: Largest KKT violation accepted at a breakpoint, relative to the size of each
 #: correlation (see the module docstring).
@@ -280,34 +280,42 @@ class _QuadraticHomotopy:
             for j in joining:
                 self._add_feature(j, np.sign(correlations[j]))
         recorder.record(lam, self._coef(), self.intercept, self.active)
-        stalled, n_steps, reason, failed = 0, 1, None, False
+        try:
+            self._follow(recorder, lam)
+        except PathEnd as end:
+            recorder.stop(end.reason, recorder.lams[-1])
+        return recorder.path()
+
+    def _follow(self, recorder, lam):
+        """Record breakpoints from lam down to lam_min; `PathEnd` if the path cannot go on."""
+        problem = self.problem
+        stalled, n_steps = 0, 1
         while lam > problem.lam_min and len(self.active) <= problem.max_features:
             if n_steps >= problem.max_steps:
-                reason = f"max_steps={problem.max_steps} reached"
-                break
+                self._check_last(recorder)
+                raise PathEnd(f"max_steps={problem.max_steps} reached")
             direction = self._direction()
             rates = self._measure(direction)
-            failed = self._kkt_violation(lam) > KKT_TOLERANCE
-            if failed:  # the breakpoint before it was certified at the previous step
-                reason = self._uncertified(recorder, lam)
-                break
-            lam, step, reason = self._step(lam, direction, rates)
+            if self._kkt_violation(lam) > KKT_TOLERANCE:
+                # The breakpoint before it was certified at the previous step.
+                raise PathEnd(self._uncertified(recorder, lam))
+            lam, step, not_unique = self._step(lam, direction, rates)
             n_steps += 1
             recorder.record(lam, self._coef(), self.intercept, self.active)
-            if reason:
-                reason += "; the solution is not unique below this lam"
-                break
+            if not_unique:
+                self._check_last(recorder)
+                raise PathEnd(f"{not_unique}; the solution is not unique below this lam")
             stalled = stalled + 1 if step <= _EVENT_TOLERANCE * (lam + step) else 0
             if stalled > _MAX_STALLED_STEPS:
-                reason = "events cycle without lam decreasing (degenerate data)"
-                break
-        if not failed:  # the last breakpoint, not checked yet
-            self._measure()
-            if self._kkt_violation(recorder.lams[-1]) > KKT_TOLERANCE:
-                reason = self._uncertified(recorder, recorder.lams[-1])
-        if reason:
-            recorder.stop(reason, recorder.lams[-1])
-        return recorder.path()
+                self._check_last(recorder)
+                raise PathEnd("events cycle without lam decreasing (degenerate data)")
+        self._check_last(recorder)
+
+    def _check_last(self, recorder):
+        """Check the last breakpoint recorded (the loop checks each one before leaving it)."""
+        self._measure()
+        if self._kkt_violation(recorder.lams[-1]) > KKT_TOLERANCE:
+            raise PathEnd(self._uncertified(recorder, recorder.lams[-1]))
 
     def _uncertified(self, recorder, lam):
         """Drop the breakpoint at lam, which failed its check, and say why the path ends."""
@@ -497,7 +505,8 @@ class _QuadraticHomotopy:
         When screening, a proposed step that a feature outside the candidates
         would cut short is proposed again with that feature followed.
 
-        Returns the new lam, the step, and why the path cannot go on (None if it can).
+        Returns the new lam, the step, and why the solution is not unique below the
+        new lam (None if it is).
         """
         event = self._next_event(lam, direction, rates)
         near = _NO_FEATURES

@@ -24,6 +24,18 @@ def steps_to_zero(slack, rate):
     return steps
 
 
+class PathEnd(Exception):  # noqa: N818 (a signal, not an error)
+    """Raised inside a homotopy when the path cannot go on; the loop stops with a warning.
+
+    Both homotopies end the same way: the step that finds the reason raises it,
+    and ``run`` catches it once and calls `PathRecorder.stop` with ``reason``.
+    """
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
 def _caller_stacklevel():
     """The ``stacklevel`` for `warnings.warn` called here that names the caller of the package.
 
