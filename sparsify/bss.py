@@ -101,8 +101,11 @@ def _barrier_offsets(r, ell, gamma):
 
 @cache
 def _step_matrix(ell):
-    """The 4 ell x 2 matrix taking the rows of one quadruple of `_barrier_weights` (laid end
-    to end) to ``(Phi(L', A) - Phi(L, A), Phi^(U, A) - Phi^(U', A))``."""
+    """Signs (a 4 ell x 2 matrix) taking a quadruple's rows of ``1/(offsets - lam)``.
+
+    Laid end to end, the four rows of `_barrier_weights` times this matrix are
+    the steps ``(Phi(L', A) - Phi(L, A), Phi^(U, A) - Phi^(U', A))``.
+    """
     M = np.zeros((4, ell, 2))
     M[:2, :, 0] = [[-1.0], [1.0]]
     M[2:, :, 1] = [[1.0], [-1.0]]
@@ -114,8 +117,8 @@ def _step_matrix(ell):
 class _Weights:
     """Workspace of the spectral weights of k barrier quadruples for ell eigenvalues.
 
-    `compute` runs the six NumPy calls of `_barrier_weights` into preallocated
-    arrays: BSS pays them at every iteration, where the arrays are tiny and the
+    `compute` is `_barrier_weights` in six NumPy calls into preallocated
+    arrays: BSS pays it at every iteration, where the arrays are tiny and the
     calls' fixed costs are the whole cost.
     """
 
@@ -332,9 +335,9 @@ def bss(V, r, *, gamma=0.01):
     (the eigendecomposition, six for the spectral weights into preallocated
     arrays, the scan of the first block, a rank-one update), whose fixed costs
     are most of the time. Memory O(d ell): one scaled, sorted copy of V. BLAS
-    runs on one thread: every
-    product is small, and threads only contend there (up to 50x slower on a
-    loaded 2-core machine). The result is bit-identical across runs.
+    runs on one thread: every product is small, and threads only contend
+    there (up to 50x slower on a loaded 2-core machine). The result is
+    bit-identical across runs.
 
     Parameters
     ----------
