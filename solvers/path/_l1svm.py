@@ -333,35 +333,31 @@ class _HingeHomotopy:
         return None
 
     def _candidate_direction(self, elbow, rows, left_labels, left_dot):
-        """Best of Zhu et al.'s candidates at a generic knot, or None if B is singular."""
+        """Best of Zhu et al.'s candidates at a generic knot, or None if B is singular.
+
+        With the elbow samples E square against the model (``|E| = |model| + 1``),
+        ``B = Y_E [1, X_E,model]`` is invertible and the elbow multipliers are affine
+        in lam: ``a_E = lam m + p`` with ``B' m = [0; s]`` (the penalty's signs) and
+        ``B' p = [1'Y_L 1; X_model' Y_L 1]`` (the left samples' gradient). The next
+        segment either lets one elbow sample leave (`_leave_candidates`) or one
+        feature join (`_join_candidates`); the candidate with the smallest loss rate
+        per unit of ``||w_P||_1`` wins.
+        """
         y_elbow = self.problem.y[elbow]
         model = self.model
-        B = y_elbow[:, None] * np.column_stack((np.ones(elbow.shape[0]), rows[:, model]))
-        lu, pivots = lu_factor(B, check_finite=False)
-        sizes = np.abs(B).max(axis=0)
+        elbow_matrix = y_elbow[:, None] * np.column_stack((np.ones(elbow.shape[0]), rows[:, model]))
+        lu, pivots = lu_factor(elbow_matrix, check_finite=False)
+        sizes = np.abs(elbow_matrix).max(axis=0)
         if np.any(np.abs(np.diag(lu)) <= _RANK_TOLERANCE * sizes):
             return None
-        n_vec = np.concatenate((np.zeros(1 + len(self.unpenalized)), self.signs))
-        gradient = np.concatenate(([left_labels.sum()], left_dot[model]))
-        m, p = lu_solve((lu, pivots), np.column_stack((n_vec, gradient)), trans=1).T
-        m_dot, p_dot = np.column_stack((y_elbow * m, y_elbow * p)).T @ rows
-
-        # (a) Elbow sample q leaves: B u = tau e_q with n'u = 1, so tau = 1 / m_q.
-        with np.errstate(divide="ignore", invalid="ignore"):  # m_q = 0: no candidate
-            taus = 1.0 / m
-            leave_rates = taus * p + np.maximum(0.0, -taus)
-        leave_rates[~np.isfinite(taus) | (np.abs(m) <= _RANK_TOLERANCE * np.abs(m).max())] = np.inf
-
-        # (b) Feature j joins with sign s: B u = -t a_j, n'u + s t = 1, t = 1 / (s - m'a_j);
-        # a denominator near 0 means a_j(s) is in the span of B and n (a duplicate).
-        joins = np.setdiff1d(self.candidates, self.active, assume_unique=True)
-        join_rates, join_t = np.full((2, joins.shape[0]), np.inf), np.zeros((2, joins.shape[0]))
-        for row, sign in enumerate((1.0, -1.0)):
-            denominator = sign - m_dot[joins]
-            valid = sign * denominator > _RANK_TOLERANCE * np.maximum(1.0, np.abs(m_dot[joins]))
-            t = np.where(valid, 1.0 / np.where(valid, denominator, 1.0), 0.0)
-            join_t[row] = t
-            join_rates[row] = np.where(valid, t * (left_dot[joins] - p_dot[joins]), np.inf)
+        penalty_signs = np.concatenate((np.zeros(1 + len(self.unpenalized)), self.signs))
+        left_gradient = np.concatenate(([left_labels.sum()], left_dot[model]))
+        slope, offset = lu_solve(
+            (lu, pivots), np.column_stack((penalty_signs, left_gradient)), trans=1
+        ).T
+        slope_dot, offset_dot = np.column_stack((y_elbow * slope, y_elbow * offset)).T @ rows
+        leave_rates, leave_scales = _leave_candidates(slope, offset)
+        joins, join_rates, join_scales = self._join_candidates(slope_dot, offset_dot, left_dot)
 
         best_leave = int(np.argmin(leave_rates)) if leave_rates.size else 0
         best_join = None
@@ -370,37 +366,56 @@ class _HingeHomotopy:
         if best_join is None or (
             leave_rates.size and leave_rates[best_leave] <= join_rates[best_join]
         ):
-            tau = taus[best_leave]
             if not np.isfinite(leave_rates[best_leave]):
                 return None
+            scale = leave_scales[best_leave]
             rhs = np.zeros(elbow.shape[0])
-            rhs[best_leave] = tau
-            u = lu_solve((lu, pivots), rhs, check_finite=False)
-            features, signs, rates = list(self.active), self.signs, u[1:]
-            exits = {int(elbow[best_leave]): _RIGHT if tau > 0 else _LEFT}
+            rhs[best_leave] = scale
+            move = lu_solve((lu, pivots), rhs, check_finite=False)
+            features, signs, rates = list(self.active), self.signs, move[1:]
+            exits = {int(elbow[best_leave]): _RIGHT if scale > 0 else _LEFT}
             # a_q = lam m_q + p_q is 0 (leaves right) or 1 (leaves left).
-            lam = ((1.0 if tau < 0 else 0.0) - p[best_leave]) / m[best_leave]
+            lam = ((1.0 if scale < 0 else 0.0) - offset[best_leave]) / slope[best_leave]
         else:
             row, position = best_join
-            j, sign, t = int(joins[position]), (1.0, -1.0)[row], join_t[row, position]
-            u = lu_solve((lu, pivots), -t * y_elbow * rows[:, j], check_finite=False)
+            j, sign = int(joins[position]), (1.0, -1.0)[row]
+            scale = join_scales[row, position]
+            move = lu_solve((lu, pivots), -scale * y_elbow * rows[:, j], check_finite=False)
             features, signs = [*self.active, j], np.append(self.signs, sign)
-            rates, exits = np.append(u[1:], t), {}
+            rates, exits = np.append(move[1:], scale), {}
             # X_j'Ya = lam s_j.
-            lam = (p_dot[j] - left_dot[j]) / (sign - m_dot[j])
+            lam = (offset_dot[j] - left_dot[j]) / (sign - slope_dot[j])
         return self._make_direction(
             elbow,
             rows,
             left_labels,
             left_dot,
-            u[0],
+            move[0],
             features,
             signs,
             rates,
             exits,
-            lam * m + p,
-            -left_dot + lam * m_dot + p_dot,
+            lam * slope + offset,
+            -left_dot + lam * slope_dot + offset_dot,
         )
+
+    def _join_candidates(self, slope_dot, offset_dot, left_dot):
+        """Feature j joins with sign s: ``B u = -t a_j`` and ``n'u + s t = 1``.
+
+        So ``t = 1 / (s - m'a_j)``. Returns the candidates j, their loss rates and
+        their scales t, each of shape (2, n_candidates) (row 0: s = +1, row 1:
+        s = -1). A denominator near 0 means ``a_j(s)`` is in the span of B and n
+        (a duplicate): no candidate.
+        """
+        joins = np.setdiff1d(self.candidates, self.active, assume_unique=True)
+        rates, scales = np.full((2, joins.shape[0]), np.inf), np.zeros((2, joins.shape[0]))
+        for row, sign in enumerate((1.0, -1.0)):
+            denominator = sign - slope_dot[joins]
+            valid = sign * denominator > _RANK_TOLERANCE * np.maximum(1.0, np.abs(slope_dot[joins]))
+            scale = np.where(valid, 1.0 / np.where(valid, denominator, 1.0), 0.0)
+            scales[row] = scale
+            rates[row] = np.where(valid, scale * (left_dot[joins] - offset_dot[joins]), np.inf)
+        return joins, rates, scales
 
     def _make_direction(
         self,
@@ -634,3 +649,16 @@ class _HingeHomotopy:
             self.signs = np.delete(self.signs, position)
             self.model_columns = np.delete(self.model_columns, U + position, axis=1)
         return step
+
+
+def _leave_candidates(slope, offset):
+    """Elbow sample q leaves: ``B u = tau e_q`` with ``n'u = 1``, so ``tau = 1 / m_q``.
+
+    Returns the loss rate of each candidate (``inf`` where ``m_q`` is 0: no
+    candidate) and its scale tau.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):  # m_q = 0: no candidate
+        scales = 1.0 / slope
+        rates = scales * offset + np.maximum(0.0, -scales)
+    rates[~np.isfinite(scales) | (np.abs(slope) <= _RANK_TOLERANCE * np.abs(slope).max())] = np.inf
+    return rates, scales
