@@ -271,6 +271,11 @@ class _QuadraticHomotopy:
             first = max(_SCREEN_FIRST, self.y.shape[0])
             self._set_candidates(np.argsort(-np.abs(correlations), kind="stable")[:first])
         recorder = PathRecorder(problem, interpolation="linear", lam_tolerance=_EVENT_TOLERANCE)
+        if self.residual_scale <= _RESOLUTION * np.linalg.norm(self.y[self.in_loss]):
+            # [1, X_U] fits y exactly (a constant target): every coefficient is 0 for
+            # every lam, and the residual is rounding that no check can measure.
+            recorder.record(0.0, self._coef(), self.intercept, self.active)
+            return recorder.path()
         if self._kkt_violation(lam_max) > KKT_TOLERANCE:
             raise SolverError("the fit of the intercept and the unpenalised features failed")
         lam = lam_max

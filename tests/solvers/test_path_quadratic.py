@@ -250,3 +250,17 @@ def test_a_breakpoint_failing_its_check_ends_the_path(kind, monkeypatch):
     ):
         path = PATHS[kind](X, y)
     np.testing.assert_array_equal(path.lams, full.lams[:3])
+
+
+@pytest.mark.parametrize("value", [3.0, 3.1, -1e6])
+def test_constant_target_gives_the_one_point_path(value):
+    # [1] fits a constant y exactly: lam_max = 0 and every coefficient is 0 (the
+    # residual is rounding, which no KKT check can measure).
+    X = np.random.default_rng(0).standard_normal((20, 5))
+    y = np.full(20, value)
+    path = lasso_path(X, y)
+    np.testing.assert_array_equal(path.lams, [0.0])
+    np.testing.assert_array_equal(path.coefs, np.zeros((1, 5)))
+    np.testing.assert_allclose(path.intercepts, [value], rtol=1e-14)
+    coef, intercept = path.at(1.0)
+    assert not coef.any() and intercept == pytest.approx(value, rel=1e-14)
