@@ -123,7 +123,7 @@ def _combine(combine, parts):
     return out
 
 
-def reduce_row_blocks(fn, X, *aligned, combine=np.add):
+def reduce_row_blocks(fn, X, *aligned, combine=np.add, rows=False):
     """``fn(block, *aligned_blocks)`` over the row blocks of X, combined by ``combine``.
 
     For NumPy or SciPy X (one block) this is ``fn(X, *aligned)``. For a Dask X
@@ -142,15 +142,21 @@ def reduce_row_blocks(fn, X, *aligned, combine=np.add):
     *aligned : arrays of length n (NumPy or Dask)
         Cut into the same row blocks as X.
     combine : callable, default=numpy.add
+    rows : bool, default=False
+        Also pass ``rows=slice(first, stop)``, the rows of X in the block.
     """
     if not is_dask(X):
-        return fn(X, *aligned)
+        return fn(X, *aligned, **({"rows": slice(0, X.shape[0])} if rows else {}))
     import dask
 
     blocks = X.to_delayed()[:, 0]
     cut = [_aligned_blocks(a, X) for a in aligned]
+    starts = np.cumsum((0,) + X.chunks[0]).tolist()
     task = dask.delayed(fn, pure=True)
-    parts = [task(block, *(c[i] for c in cut)) for i, block in enumerate(blocks)]
+    parts = []
+    for i, block in enumerate(blocks):
+        extra = {"rows": slice(starts[i], starts[i + 1])} if rows else {}
+        parts.append(task(block, *(c[i] for c in cut), **extra))
     merge = dask.delayed(partial(_combine, combine), pure=True)
     while len(parts) > 1:
         parts = [merge(parts[i : i + _SPLIT_EVERY]) for i in range(0, len(parts), _SPLIT_EVERY)]

@@ -269,9 +269,9 @@ def _sketch_columns(seed, t, first, stop):
     return np.concatenate(blocks).T / np.sqrt(t)
 
 
-def _block_sketch(X, rows, seed, t):
-    """``G[:, rows] X`` for the block X of the samples ``rows`` (consecutive)."""
-    G = _sketch_columns(seed, t, int(rows[0]), int(rows[-1]) + 1)
+def _block_sketch(X, seed, t, rows):
+    """``G[:, rows] X`` for the block X of the samples ``rows`` (a slice)."""
+    G = _sketch_columns(seed, t, rows.start, rows.stop)
     return np.asarray((X.T @ G.T).T) if sp.issparse(X) else G @ X
 
 
@@ -282,7 +282,7 @@ def gaussian_sketch(X, t, rng):
     rng, so a Dask X (a sum over its chunks of rows) gets the same G as in memory.
     """
     seed = int(rng.integers(2**63))
-    return reduce_row_blocks(partial(_block_sketch, seed=seed, t=t), X, np.arange(X.shape[0]))
+    return reduce_row_blocks(partial(_block_sketch, seed=seed, t=t), X, rows=True)
 
 
 class _SamplingSelector(_BaseSelector):
