@@ -14,6 +14,7 @@ from scipy.linalg.blas import dsyr
 from scipy.linalg.lapack import dsyevd
 from threadpoolctl import ThreadpoolController
 
+from ._dask import is_dask
 from ._validation import check_n_select, check_orthonormal
 from .selection import Selection
 
@@ -361,6 +362,10 @@ def bss(V, r, *, gamma=0.01):
     ValueError
         If V is not orthonormal or r <= ell.
     """
+    if is_dask(V):  # V chunked by features on a Dask cluster (docs/dask.md)
+        from ._dask_bss import bss_dask
+
+        return bss_dask(V, r, gamma=gamma)
     V = check_orthonormal(V)
     d, ell = V.shape
     r = check_n_select(r, name="r", low=ell)
