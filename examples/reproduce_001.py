@@ -211,7 +211,8 @@ def table(summary, k):
     """The markdown table of one k: our numbers beside 001 Table 1's."""
     rows = []
     for (name, r), row in summary.items():
-        paper = PAPER_TOP5.get((PAPER_ROW.get(name), r if r else 30, k))
+        # The 1-norm SVM has no r1; Table 1's LPSVM rows are the same for both r1.
+        paper = PAPER_TOP5.get((PAPER_ROW.get(name), r or 30, k))
         rows.append(
             [
                 name,
@@ -268,6 +269,11 @@ def main(argv=None):
             f"{time.perf_counter() - start:.0f} s\n"
         )
         print(table(summaries[k], k))
+        for (name, r), row in summaries[k].items():
+            if row["failed"]:
+                print(
+                    f"\n{name} r1={r}: {len(row['failed'])} folds failed, e.g. {row['failed'][0]}"
+                )
         print(f"\nplot: {path}")
     return summaries
 

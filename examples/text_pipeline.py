@@ -134,7 +134,7 @@ def load_folder(path, *, min_word_length=MIN_WORD_LENGTH):
             "or pass min_word_length=0 to keep every feature."
         )
     vocabulary = read_vocabulary(vocabulary_path) if min_word_length > 0 else {}
-    n_features = max(vocabulary, default=-1) + 1 or None
+    n_features = max(vocabulary) + 1 if vocabulary else None
     X, y = load_svmlight_dir(path, n_features=n_features)
     if min_word_length == 0:
         return X, y, np.array([f"#{j + 1}" for j in range(X.shape[1])])

@@ -59,11 +59,15 @@ def test_guarantee_reports_are_finite_and_hold(summary):
 
 
 def test_main_prints_tables_and_writes_plot(tmp_path, capsys, monkeypatch):
-    # the quick run's summary is reused instead of running it again
-    monkeypatch.setattr(reproduce_001, "experiment", lambda *a, **k: _cached)
+    # the quick run's summary is reused instead of running it again, with one RFE fold
+    # marked failed to see the failure reported
+    summary = {key: dict(row) for key, row in _cached.items()}
+    summary["RFE", 30]["failed"] = ["SolverError: no backend returned a certified optimum"]
+    monkeypatch.setattr(reproduce_001, "experiment", lambda *a, **k: summary)
     reproduce_001.main(["--quick", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert "| BSS (SV) | 30 |" in out and "001 Table 1" in out
+    assert "(1 folds failed)" in out and "RFE r1=30: 1 folds failed, e.g. SolverError" in out
     assert (tmp_path / f"reproduce_001_k{K}.png").read_bytes()[:4] == b"\x89PNG"
 
 
