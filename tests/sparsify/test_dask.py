@@ -212,6 +212,12 @@ def test_bss_on_dask_keeps_lemma1_with_tied_norms(client):
     np.testing.assert_allclose(ours.scales, ref.scales, rtol=1e-12)
 
 
+def test_bss_dispatches_dask_input(client):
+    V = orthonormal(100, 3, seed=1)
+    ours = bss(da.from_array(V, chunks=(30, -1)), 12)
+    np.testing.assert_array_equal(ours.indices, bss(V, 12).indices)
+
+
 def test_bad_dask_input_gets_clear_errors(client):
     X = corpus().toarray()
     X[150, 3] = np.nan
