@@ -1,0 +1,360 @@
+"""lam by K-fold cross-validation on exact paths, as glmnet's cv.glmnet and LassoLarsCV do.
+
+`WeightedLassoCV`, `L1SVMCV` and `SVM2CV` choose the penalty of `WeightedLasso`
+(004 eq. 3), `L1SVM` (eq. 6) and `SVM2` (eq. 7) by K-fold cross-validation, then
+refit that estimator on all the data (so the final model is certified:
+``certificate_``, ``dual_gap_``).
+
+**One lam for data of different sizes.** The objectives sum the loss over the
+samples, so the same model on n samples and on a training part of ``n_k``
+samples has penalties in the ratio ``n / n_k``. The CV curve is indexed by the
+lam of the *whole* data: fold k is evaluated at ``lam * n_k / n``. This is
+glmnet's and scikit-learn's convention (their objectives average the loss; for
+the lasso ``alpha = lam / (2 n)``), so `WeightedLassoCV` on the folds of
+`sklearn.linear_model.LassoCV` or `LassoLarsCV` computes the same curve.
+
+**The grid** (``lams=None``). Every fold's path is exact (`solvers.path`), so the
+fold models are known at every lam, not only on a grid. ``cv_lams_`` is lam_max
+of the whole data, then every breakpoint of every fold's path (in the whole
+data's scale) below it, down to ``lam_min_ratio * lam_max``: the lams where
+some fold's model changes direction (as LassoLarsCV's grid, the union of its
+folds' LARS breakpoints). For the 1-norm SVM, whose fold solutions are constant
+between their breakpoints (and jump at them), the geometric midpoint of every
+two consecutive grid points is added: on each piece between them every fold
+model is fixed, so the CV curve is piecewise constant and its maximum over all
+lams in the range is found exactly. For the lasso and SVM2 the fold models are
+linear in lam between grid points and the curve is evaluated exactly at each
+(it is not maximised between them). ``lams`` may instead be a number of
+log-spaced points between lam_max and ``lam_min_ratio * lam_max`` (glmnet's
+``nlambda``), or the lams themselves. A fold path that stops early (a
+`PathWarning`) limits the grid to the lams where every fold's model is exact.
+
+**Choosing lam.** ``cv_scores_[k, i]`` is the validation score of fold k at
+``cv_lams_[i]``; ``cv_mean_`` its mean over folds (each fold counts once, as in
+scikit-learn's CV estimators) and ``cv_se_ = cv_std_ / sqrt(K)`` (``cv_std_``
+with ``ddof=1``, glmnet's ``cvsd``). ``lam_min_`` ("lambda.min") is the lam of
+the best mean score, the largest among ties; ``lam_1se_`` ("lambda.1se") the
+largest lam whose mean score is within one standard error of it,
+``cv_mean_ >= max(cv_mean_) - cv_se_[best]`` (Hastie, Tibshirani & Friedman,
+The Elements of Statistical Learning, sec. 7.10; glmnet's rule). ``selection``
+says which one the final model is fitted with.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import is_classifier
+from sklearn.metrics import get_scorer_names
+from sklearn.model_selection import check_cv
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from ._base import BACKEND_CONSTRAINTS, BinaryLinearClassifier, LinearRegressor
+from .exceptions import PathWarning
+from .lasso import WeightedLasso
+from .path._path import best_index
+from .svm import L1SVM, SVM2
+
+__all__ = ["WeightedLassoCV", "L1SVMCV", "SVM2CV"]
+
+#: A lam of the grid within this relative distance of a fold's breakpoint is that
+#: breakpoint (mapping to the fold's scale and back rounds).
+_SNAP_RTOL = 1e-12
+#: The fitted attributes copied from the refitted estimator.
+_COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_")
+
+
+class _PathCV:
+    """The CV curve on the folds' exact paths, lambda.min/lambda.1se, the certified refit.
+
+    Subclasses set ``_estimator_class`` (`WeightedLasso`, `L1SVM` or `SVM2`, whose
+    ``path`` and ``lam_max`` are used) and mix in `LinearRegressor` or
+    `BinaryLinearClassifier` (validation, labels, ``predict``).
+    """
+
+    _parameter_constraints = {
+        "weights": ["array-like", None],
+        "cv": ["cv_object"],
+        "scoring": [StrOptions(set(get_scorer_names())), callable, None],
+        "selection": [StrOptions({"min", "1se"})],
+        "lam_min_ratio": [Interval(Real, 0, 1, closed="neither")],
+        "lams": [Interval(Integral, 1, None, closed="left"), "array-like", None],
+        "n_jobs": [Integral, None],
+        **BACKEND_CONSTRAINTS,
+    }
+
+    def __init__(
+        self,
+        *,
+        weights=None,
+        cv=5,
+        scoring=None,
+        selection="min",
+        lam_min_ratio=1e-3,
+        lams=None,
+        n_jobs=None,
+        solver=None,
+        solver_options=None,
+    ):
+        self.weights = weights
+        self.cv = cv
+        self.scoring = scoring
+        self.selection = selection
+        self.lam_min_ratio = lam_min_ratio
+        self.lams = lams
+        self.n_jobs = n_jobs
+        self.solver = solver
+        self.solver_options = solver_options
+
+    def fit(self, X, y):
+        """Cross-validate lam on the folds' exact paths, then refit on all of X, y.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Real targets (`WeightedLassoCV`) or two classes.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            Bad X, y or weights (naming them), a hyperparameter out of range, or a grid
+            entirely below the end of the fold paths. No ``sample_weight``: the exact
+            paths take none.
+        """
+        return super().fit(X, y)
+
+    def _fit_xy(self, X, y):
+        self._fit_cv(X, y)
+
+    def _fit_pm(self, X, y_pm):
+        # The folds see the original labels, so that a scorer's pos_label applies.
+        self._fit_cv(X, self.classes_[(y_pm > 0).astype(int)])
+
+    def _fit_cv(self, X, y):
+        n = X.shape[0]
+        splitter = check_cv(self.cv, y, classifier=is_classifier(self))
+        folds = list(splitter.split(X, y))
+        scales = np.array([n / train.size for train, _ in folds])
+        requested, lam_max = self._requested_lams(X, y)
+        lowest = requested.min() if lam_max is None else self.lam_min_ratio * lam_max
+        parallel = Parallel(n_jobs=self.n_jobs)
+        runs = parallel(
+            delayed(_fold_path)(self._estimator_class.path, X[train], y[train], self.weights, lam)
+            for (train, _), lam in zip(folds, lowest / scales, strict=True)
+        )
+        paths = [path for path, _ in runs]
+        for message in dict.fromkeys(m for _, messages in runs for m in messages):
+            warnings.warn(f"cross-validation fold: {message}", PathWarning, stacklevel=4)
+        ends = np.array([path.lams[-1] for path in paths]) * scales
+        if lam_max is None:
+            grid = requested
+        elif lam_max <= 0:
+            grid = np.array([1.0])  # no penalised feature can enter: any lam > 0 is the same
+        elif self.lams is None:
+            grid = self._union_grid(paths, scales, lam_max, lowest)
+        else:
+            grid = requested
+        exact = grid >= ends.max() * (1.0 - _SNAP_RTOL)
+        if not np.any(exact):
+            raise ValueError(
+                f"every lam of the grid is below the end of a fold's path ({ends.max():.6g}); "
+                "the fold paths stopped early (see the PathWarning): pass larger lams."
+            )
+        grid = grid[exact]
+        self.cv_lams_ = grid
+        self.cv_scores_ = np.array(
+            parallel(
+                delayed(_fold_scores)(
+                    path, X[test], y[test], _fold_lams(path, grid / scale), self.scoring
+                )
+                for path, (_, test), scale in zip(paths, folds, scales, strict=True)
+            )
+        )
+        self._choose_lam()
+        self.estimator_ = self._estimator_class(
+            lam=self.lam_,
+            weights=self.weights,
+            solver=self.solver,
+            solver_options=self.solver_options,
+        ).fit(X, y)
+        for name in _COPIED:
+            setattr(self, name, getattr(self.estimator_, name))
+
+    def _requested_lams(self, X, y):
+        """The lams asked for (or None) and lam_max of the whole data (None when not needed)."""
+        if self.lams is not None and not isinstance(self.lams, Integral):
+            lams = np.asarray(self.lams, dtype=np.float64)
+            if lams.ndim != 1 or lams.size == 0 or not np.all(np.isfinite(lams) & (lams > 0)):
+                raise ValueError(
+                    "lams must be None, a number of lams, or a 1-D array of finite lams > 0; "
+                    f"got {self.lams!r}."
+                )
+            return np.unique(lams)[::-1], None
+        lam_max = self._estimator_class.lam_max(X, y, self.weights)
+        if self.lams is None or lam_max <= 0:
+            return None, lam_max
+        return np.geomspace(lam_max, self.lam_min_ratio * lam_max, self.lams), lam_max
+
+    def _union_grid(self, paths, scales, lam_max, lowest):
+        """lam_max, every fold breakpoint below it down to ``lowest`` (and the midpoints)."""
+        breakpoints = np.concatenate([p.lams * s for p, s in zip(paths, scales, strict=True)])
+        inside = breakpoints[(breakpoints < lam_max) & (breakpoints > lowest)]
+        grid = np.unique(np.concatenate(([lam_max, lowest], inside)))[::-1]
+        if paths[0]._interpolation == "constant":
+            middles = np.sqrt(grid[:-1] * grid[1:])
+            grid = np.sort(np.concatenate((grid, middles)))[::-1]
+        return grid
+
+    def _choose_lam(self):
+        """cv_mean_, cv_std_, cv_se_, lam_min_ (lambda.min), lam_1se_ (lambda.1se), lam_."""
+        scores = self.cv_scores_
+        self.cv_mean_ = scores.mean(axis=0)
+        self.cv_std_ = scores.std(axis=0, ddof=1)
+        self.cv_se_ = self.cv_std_ / np.sqrt(scores.shape[0])
+        best = best_index(self.cv_mean_)
+        self.lam_min_ = float(self.cv_lams_[best])
+        within = self.cv_mean_ >= self.cv_mean_[best] - self.cv_se_[best]
+        self.lam_1se_ = float(self.cv_lams_[np.argmax(within)])  # the largest such lam
+        self.lam_ = self.lam_min_ if self.selection == "min" else self.lam_1se_
+
+
+def _fold_path(path_function, X, y, weights, lam_min):
+    """The exact path of a training part down to lam_min, and its PathWarning messages."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PathWarning)
+        path = path_function(X, y, weights, lam_min=lam_min)
+    return path, [str(w.message) for w in caught if issubclass(w.category, PathWarning)]
+
+
+def _fold_lams(path, lams):
+    """Lams in a fold's scale: breakpoints within rounding snapped onto them, none below its end."""
+    k = np.clip(np.searchsorted(-path.lams, -lams), 0, len(path) - 1)
+    near = np.abs(lams - path.lams[k]) <= _SNAP_RTOL * path.lams[k]
+    previous = np.maximum(k - 1, 0)
+    near_previous = np.abs(lams - path.lams[previous]) <= _SNAP_RTOL * path.lams[previous]
+    lams = np.where(near, path.lams[k], np.where(near_previous, path.lams[previous], lams))
+    return np.maximum(lams, path.lams[-1])
+
+
+def _fold_scores(path, X_val, y_val, lams, scoring):
+    return path.scores(X_val, y_val, lams=lams, scoring=scoring)
+
+
+_DOC_PARAMETERS = """
+    Parameters
+    ----------
+    weights : array-like of shape (n_features,), optional
+        Penalty weights, each >= 0 or +inf (default 1), the same in every fold and
+        in the final fit.
+    cv : int, cross-validation splitter or iterable, default=5
+        As scikit-learn's ``cv`` (`sklearn.model_selection.check_cv`): an int is
+        the number of folds ({fold_kind}, not shuffled).
+    scoring : str, callable or None
+        Higher is better: None ({default_score}), a scikit-learn scorer name
+        (`sklearn.metrics.get_scorer_names`), a scorer ``scoring(estimator, X, y)``
+        or a metric ``scoring(y_true, y_pred)`` (`solvers.path.Path.scores`).
+    selection : {{"min", "1se"}}, default="min"
+        Refit with ``lam_min_`` (the best mean score) or ``lam_1se_`` (the largest
+        lam within one standard error of it; sparser).
+    lam_min_ratio : float in (0, 1), default=1e-3
+        The grid ends at ``lam_min_ratio * lam_max`` (scikit-learn's ``eps`` of
+        LassoCV; glmnet's ``lambda.min.ratio``).
+    lams : None, int or array-like, default=None
+        None: every breakpoint of every fold's path (module docstring); an int: that
+        many log-spaced lams from lam_max down; an array: these lams (of the whole
+        data, each > 0; ``lam_min_ratio`` is then unused).
+    n_jobs : int, optional
+        Folds run in parallel with joblib (None: one at a time).
+    solver, solver_options
+        The final fit's backend chain, as in `{estimator}`.
+
+    Attributes
+    ----------
+    lam_ : float
+        The lam of the final fit: ``lam_min_`` or ``lam_1se_``.
+    lam_min_, lam_1se_ : float
+        glmnet's "lambda.min" and "lambda.1se".
+    cv_lams_ : ndarray of shape (n_lams,)
+        The grid, decreasing, in the scale of the whole data.
+    cv_scores_ : ndarray of shape (n_folds, n_lams)
+        Validation score of each fold at each lam of the grid.
+    cv_mean_, cv_std_, cv_se_ : ndarray of shape (n_lams,)
+        Mean over folds, standard deviation (ddof=1), standard error
+        ``cv_std_ / sqrt(n_folds)``.
+    estimator_ : {estimator}
+        The final fit on all the data at ``lam_``.
+    coef_, intercept_, objective_, certificate_, dual_gap_
+        Those of ``estimator_`` (its optimality certificate).
+    """
+
+
+class WeightedLassoCV(_PathCV, LinearRegressor):
+    __doc__ = (
+        """The weighted lasso (004 eq. 3) with lam chosen by K-fold CV on exact LARS paths.
+
+    Each fold's `solvers.path.lasso_path` gives its model at every lam; the CV curve
+    is evaluated at the union of the folds' breakpoints, as
+    `sklearn.linear_model.LassoLarsCV` does (module docstring), and `WeightedLasso`
+    is refitted on all the data. On the same folds and grid it computes the curve of
+    ``LassoCV``/``LassoLarsCV`` with ``alpha = lam / (2 n)`` and
+    ``scoring="neg_mean_squared_error"``, plus penalty weights.
+    """
+        + _DOC_PARAMETERS.format(fold_kind="KFold", default_score="R^2", estimator="WeightedLasso")
+        + """
+    Examples
+    --------
+    >>> from sklearn.datasets import make_regression
+    >>> from solvers import WeightedLassoCV
+    >>> X, y = make_regression(60, 8, n_informative=3, noise=1.0, random_state=0)
+    >>> model = WeightedLassoCV(selection="1se").fit(X, y)
+    >>> bool(model.certificate_.holds), model.lam_ >= model.lam_min_
+    (True, True)
+    """
+    )
+
+    _estimator_class = WeightedLasso
+
+
+class L1SVMCV(_PathCV, BinaryLinearClassifier):
+    __doc__ = (
+        """The 1-norm SVM (004 eq. 6) with lam chosen by K-fold CV on exact paths.
+
+    Each fold's `solvers.path.l1_svm_path` is constant in lam between breakpoints, so
+    the CV curve is piecewise constant and the grid (the folds' breakpoints and a
+    point between each two) finds its best lam exactly (module docstring); `L1SVM` is
+    refitted on all the data. Labels: any two values.
+    """
+        + _DOC_PARAMETERS.format(
+            fold_kind="StratifiedKFold", default_score="accuracy", estimator="L1SVM"
+        )
+        + """
+    classes_ : ndarray of shape (2,)
+    """
+    )
+
+    _estimator_class = L1SVM
+
+
+class SVM2CV(_PathCV, BinaryLinearClassifier):
+    __doc__ = (
+        """SVM2 (004 eq. 7) with lam chosen by K-fold CV on exact paths (Rosset & Zhu 2007).
+
+    Each fold's `solvers.path.svm2_path` gives its model at every lam; the CV curve is
+    evaluated at the union of the folds' breakpoints (module docstring) and `SVM2` is
+    refitted on all the data. Labels: any two values.
+    """
+        + _DOC_PARAMETERS.format(
+            fold_kind="StratifiedKFold", default_score="accuracy", estimator="SVM2"
+        )
+        + """
+    classes_ : ndarray of shape (2,)
+    """
+    )
+
+    _estimator_class = SVM2
