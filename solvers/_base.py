@@ -9,6 +9,15 @@ else (new data, a structural hyperparameter such as ``loss``) rebuilds it.
 
 ``problem_`` holds the training data and CVXPY's compiled form, so it is not pickled
 (``__getstate__`` drops it); the next ``fit`` rebuilds it.
+
+``fit(X, y, sample_weight=None)``: a weight ``s_i >= 0`` multiplies sample i's loss
+term (docs/solvers.md, "Sample weights"); the classifiers' ``class_weight`` multiplies
+the weights of each class, as in scikit-learn's SVC. Samples of weight 0 are dropped
+before solving (the same problem: their loss counts for nothing, their multipliers
+are 0), so every solver below sees weights > 0, in ``self._sample_weight`` (None when
+every weight is 1: the unweighted problem, built as without weights). The weights are
+Parameter values of the formulation: a re-fit with new weights (on the same samples
+of positive weight) re-solves the compiled problem.
 """
 
 import hashlib
@@ -18,9 +27,10 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ._backends import DEFAULT_BACKENDS, solve_with_fallback
 from ._penalty import check_penalty_weights, column_norms
@@ -32,6 +42,10 @@ POSITIVE = Interval(Real, 0, None, closed="neither")
 NONNEGATIVE = Interval(Real, 0, None, closed="left")
 
 _ACCEPT_SPARSE = ["csr", "csc"]
+#: ``class_weight`` of the classifiers, as scikit-learn's SVC takes it.
+CLASS_WEIGHT_CONSTRAINTS = {"class_weight": [StrOptions({"balanced"}), dict, None]}
+#: Fitted attributes with one entry per training sample (0 for a dropped sample).
+_PER_SAMPLE = ("alpha_", "dual_coef_")
 
 
 def _fingerprint(*arrays):
@@ -59,6 +73,8 @@ class CvxpyEstimator(BaseEstimator):
 
     _problem_class = "QP"
     _dpp_params = ()
+    #: The sample weights of the problem being solved, set during ``fit`` (None: all 1).
+    _sample_weight = None
 
     def _solve(self, X, y):
         """Solve the problem for (X, y) with the backend chain; set the fitted attributes.
@@ -75,6 +91,8 @@ class CvxpyEstimator(BaseEstimator):
             for k, v in self.get_params(deep=False).items()
             if k not in self._dpp_params and k not in ("solver", "solver_options")
         }
+        # Weighted or not is structure (the weights themselves are Parameter values).
+        structure["weighted"] = self._weighted
         built = {}
 
         def problem():
@@ -112,6 +130,45 @@ class CvxpyEstimator(BaseEstimator):
             self.__dict__.pop("problem_", None)
         else:
             self.problem_ = built["problem"]
+
+    @property
+    def _weighted(self):
+        """Whether the problem being solved has sample weights (other than all ones)."""
+        return self._sample_weight is not None
+
+    def _weights_or_ones(self, n):
+        """The sample weights of the problem being solved (ones when unweighted)."""
+        return np.ones(n) if self._sample_weight is None else self._sample_weight
+
+    def _fit_weighted(self, X, y, sample_weight, fit):
+        """``fit(X, y)`` with ``self._sample_weight`` set, the samples of weight 0 dropped.
+
+        The per-sample attributes (``alpha_``, ``dual_coef_``) get a 0 for each dropped
+        sample and ``support_`` indexes the rows of X.
+        """
+        n = X.shape[0]
+        if sample_weight is None or np.all(sample_weight == 1.0):
+            kept, self._sample_weight = None, None
+        else:
+            kept = np.flatnonzero(sample_weight > 0)
+            if kept.size < X.shape[0]:
+                X, y, sample_weight = X[kept], y[kept], sample_weight[kept]
+            else:
+                kept = None
+            self._sample_weight = sample_weight
+        try:
+            fit(X, y)
+        finally:
+            del self._sample_weight
+        if kept is None:
+            return
+        for name in _PER_SAMPLE:
+            if name in self.__dict__:
+                full = np.zeros(n)
+                full[kept] = self.__dict__[name]
+                setattr(self, name, full)
+        if "support_" in self.__dict__:
+            self.support_ = kept[self.support_]
 
     def _extra_backends(self, X, y):
         """Backends besides CVXPY's (name -> callable setting the fitted attributes)."""
@@ -175,12 +232,29 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
     """
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on X (n_samples, n_features; dense, CSR or CSC) and two-class labels y.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss term (default 1); an integer weight
+            is the same as repeating the row, 0 the same as dropping it. Multiplied by
+            ``class_weight``.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            y does not hold two classes; sample_weight has the wrong length, a
+            negative, NaN or infinite entry, is all 0, or leaves one class with no
+            positive weight.
         """
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64)
         check_classification_targets(y)
@@ -191,7 +265,21 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
                 "Only binary classification is supported: y must hold exactly two classes; "
                 f"got {self.classes_.size} class(es): {self.classes_[:10]}."
             )
-        self._fit_pm(X, np.where(y == self.classes_[1], 1.0, -1.0))
+        sample_weight = _sample_weights(X, sample_weight)
+        class_weight = getattr(self, "class_weight", None)
+        if class_weight is not None:
+            per_class = compute_sample_weight(class_weight, y)
+            sample_weight = per_class if sample_weight is None else sample_weight * per_class
+            _check_positive_total(sample_weight, "sample_weight times class_weight")
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        if sample_weight is not None:
+            for label, name in ((-1.0, self.classes_[0]), (1.0, self.classes_[1])):
+                if not np.any(sample_weight[y_pm == label] > 0):
+                    raise ValueError(
+                        f"sample_weight (times class_weight) is 0 on every sample of class "
+                        f"{name!r}: both classes need a positive weight."
+                    )
+        self._fit_weighted(X, y_pm, sample_weight, self._fit_pm)
         return self
 
     def decision_function(self, X):
@@ -213,22 +301,53 @@ class LinearRegressor(RegressorMixin, CvxpyEstimator):
     """Real-valued targets; subclasses implement ``_fit_xy(X, y)`` setting coef_, intercept_."""
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on X (n_samples, n_features; dense, CSR or CSC) and real targets y.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's squared residual (default 1); an integer
+            weight is the same as repeating the row, 0 the same as dropping it.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            sample_weight has the wrong length, a negative, NaN or infinite entry, or
+            is all 0.
         """
         X, y = validate_data(
             self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, y_numeric=True
         )
-        self._fit_xy(X, y)
+        self._fit_weighted(X, y, _sample_weights(X, sample_weight), self._fit_xy)
         return self
 
     def predict(self, X):
         """``X coef_ + intercept_``."""
         return self._linear_response(X)
+
+
+def _sample_weights(X, sample_weight):
+    """Validated sample weights (scikit-learn's checks), or None when not given."""
+    if sample_weight is None:
+        return None
+    sample_weight = _check_sample_weight(
+        sample_weight, X, dtype=np.float64, ensure_non_negative=True, copy=True
+    )
+    if not np.all(np.isfinite(sample_weight)):
+        raise ValueError("sample_weight must be finite: it holds inf.")
+    return sample_weight
+
+
+def _check_positive_total(sample_weight, name):
+    if not np.any(sample_weight > 0):
+        raise ValueError(f"{name} is 0 on every sample: at least one sample must count.")
 
 
 class WeightedL1Penalty:
@@ -311,10 +430,11 @@ class WeightedL1Penalty:
         """
         weights = self._kept_weights
         n, d = X.shape
-        key = _fingerprint(X, y)
+        s = self._weights_or_ones(n)
+        key = _fingerprint(X, y, s)
         start = self.__dict__.get("_feature_working_set")
         if start is None or start[0] != key:
-            scores = np.abs(np.asarray(X.T @ (y - y.mean())).ravel())
+            scores = np.abs(np.asarray(X.T @ (s * (y - np.average(y, weights=s)))).ravel())
             with np.errstate(divide="ignore"):
                 scores = np.where(weights > 0, scores / weights, np.inf)
             size = min(d, max(_WS_FIRST_FEATURES, n // 2))
@@ -351,21 +471,26 @@ class WeightedL1Penalty:
         self._set_solution(X, y, coef, intercept)
 
     def _parameter_values(self, X, y):
-        return {"lam_w": self.lam * self._kept_weights}
+        values = {"lam_w": self.lam * self._kept_weights}
+        if self._weighted:
+            values["sample_weight"] = self._sample_weight
+        return values
 
     def _solve_zero(self, X, y):
         """Set the closed-form solution when lam >= lam_max (every coefficient 0).
 
         Returns True when it applies (and its certificate holds). With every weight
-        positive, ``coef = 0`` and ``intercept = mean(y)`` is optimal exactly when
-        ``lam >= max_j |2 X_j'(y - mean(y))| / W_j`` (the lasso, 004 eq. 3, and
+        positive, ``coef = 0`` and ``intercept = mean_s(y)`` (the mean weighted by the
+        sample weights s) is optimal exactly when
+        ``lam >= max_j |2 X_j'S (y - mean_s(y))| / W_j`` (the lasso, 004 eq. 3, and
         SVM2, eq. 7, whose squared hinge is ``(y_i - f_i)^2`` at that point).
         """
         weights = self._kept_weights
         if not self._CLOSED_FORM_ZERO or np.any(weights == 0):
             return False
-        intercept = float(y.mean())
-        correlations = 2.0 * np.abs(np.asarray(X.T @ (y - intercept)).ravel())
+        s = self._weights_or_ones(X.shape[0])
+        intercept = float(np.average(y, weights=s))
+        correlations = 2.0 * np.abs(np.asarray(X.T @ (s * (y - intercept))).ravel())
         if np.any(correlations > self.lam * weights):
             return False
         self._set_solution(X, y, np.zeros(X.shape[1]), intercept)
@@ -390,7 +515,18 @@ class WeightedL1Penalty:
         on 8000 x 50 and 200 x 10000 data, docs/solvers.md). For the 1-norm SVM, whose
         path needs an LP at degenerate knots, HiGHS on the LP is faster and the path
         comes last, as the resort when every CVXPY answer fails its certificate.
+
+        The paths are unweighted: with sample weights the chain is the CVXPY
+        backends', and a ``solver`` naming ``"HOMOTOPY"`` is a ValueError.
         """
+        if self._weighted:
+            chain = [self.solver] if isinstance(self.solver, str) else self.solver or []
+            if any(name.upper() == "HOMOTOPY" for name in chain):
+                raise ValueError(
+                    "solver='HOMOTOPY' does not take sample_weight: the exact paths are "
+                    "unweighted. Use a CVXPY backend (solver=None for the default chain)."
+                )
+            return self.solver
         if self.solver is not None:
             return self.solver
         backends = list(DEFAULT_BACKENDS[self._problem_class])
@@ -427,7 +563,9 @@ class WeightedL1Penalty:
         return first.upper() == "HOMOTOPY"
 
     def _extra_backends(self, X, y):
-        """``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam."""
+        """``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam (unweighted)."""
+        if self._weighted:
+            return {}
 
         def homotopy():
             with warnings.catch_warnings():

@@ -16,6 +16,10 @@ The ridge step is taken in the smaller space:
   column that dwarfs the others out of it); each step factors ``K_AA + I / (2C)``,
   O(|A|^3), and sparse X is never densified.
 
+Sample weights ``s_i > 0`` (the loss ``C sum_i s_i [.]_+^2``) enter the ridge step as
+row weights: ``Z'S Z`` in the feature space, the diagonal ``1 / (2 C s_i)`` in place
+of ``I / (2C)`` in the sample space.
+
 It is the ``"NEWTON"`` backend of :class:`solvers.L2SVM` with ``loss="squared_hinge"``;
 its answer is certified like every other (:func:`solvers.certificates.svm_certificate`).
 """
@@ -32,8 +36,8 @@ _MAX_ITER = 100
 _MAX_HALVINGS = 40
 
 
-def squared_hinge_newton(X, y, C):
-    """Minimise ``1/2 ||w||^2 + C sum_i [1 - y_i (x_i'w + b)]_+^2`` exactly.
+def squared_hinge_newton(X, y, C, sample_weight=None):
+    """Minimise ``1/2 ||w||^2 + C sum_i s_i [1 - y_i (x_i'w + b)]_+^2`` exactly.
 
     Parameters
     ----------
@@ -41,6 +45,8 @@ def squared_hinge_newton(X, y, C):
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
     C : float > 0
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i > 0`` (default 1).
 
     Returns
     -------
@@ -55,13 +61,15 @@ def squared_hinge_newton(X, y, C):
         When a ridge step's system is singular.
     """
     n, d = X.shape
-    space = _SampleSpace(X, C) if d > n else _FeatureSpace(X, C)
+    s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    costs = C * s  # the loss of sample i is costs_i [.]_+^2
+    space = _SampleSpace(X, costs) if d > n else _FeatureSpace(X, costs)
     theta = space.zeros()
     f, penalty = space.evaluate(theta)
 
     def objective(f, penalty):
         slack = np.maximum(0.0, 1.0 - y * f)
-        return 0.5 * penalty + C * slack @ slack
+        return 0.5 * penalty + costs @ (slack * slack)
 
     value = objective(f, penalty)
     inside = None
@@ -87,10 +95,10 @@ def squared_hinge_newton(X, y, C):
 
 
 class _FeatureSpace:
-    """theta = (w, b): ``f = X w + b``, penalty ``||w||^2``."""
+    """theta = (w, b): ``f = X w + b``, penalty ``||w||^2``; ``costs`` = C s."""
 
-    def __init__(self, X, C):
-        self.X, self.C, self.d = X, C, X.shape[1]
+    def __init__(self, X, costs):
+        self.X, self.costs, self.d = X, costs, X.shape[1]
 
     def zeros(self):
         return np.zeros(self.d + 1)
@@ -100,16 +108,17 @@ class _FeatureSpace:
         return np.asarray(self.X @ w).ravel() + theta[self.d], float(w @ w)
 
     def ridge_on_rows(self, theta, rows, y):
-        """Minimiser of ``1/2 ||w||^2 + C sum_{i in rows} (y_i - x_i'w - b)^2``."""
-        d, C = self.d, self.C
+        """Minimiser of ``1/2 ||w||^2 + sum_{i in rows} costs_i (y_i - x_i'w - b)^2``."""
+        d = self.d
         if rows.size == 0:  # no sample inside: w = 0, b free; keep b
             return np.concatenate((np.zeros(d), theta[d:]))
         Z = self.X[rows]
         Z = Z.toarray() if sp.issparse(Z) else np.asarray(Z)
         Z = np.column_stack((Z, np.ones(rows.size)))
-        system = 2.0 * C * (Z.T @ Z)
+        weighted = Z.T * (2.0 * self.costs[rows])
+        system = weighted @ Z
         system[np.arange(d), np.arange(d)] += 1.0
-        rhs = 2.0 * C * (Z.T @ y[rows])
+        rhs = weighted @ y[rows]
         # Scaled to unit diagonal: Cholesky is then as accurate as the columns'
         # correlations allow, whatever their norms.
         scale = np.sqrt(np.diag(system))
@@ -129,12 +138,12 @@ class _SampleSpace:
     """theta = (x, g): ``w_R = X_R'x``, ``(w_L, b)`` from g (:class:`solvers.ridge.SplitGram`).
 
     ``f = K x + U g``; penalty ``x'K x + sum_k rho_k g_k^2``; the ridge step on the rows
-    A has ``x`` supported on A, lam = 1 / (2C).
+    A has ``x`` supported on A and the diagonal ``lam_i = 1 / (2 C s_i)`` (``costs`` = C s).
     """
 
-    def __init__(self, X, C):
+    def __init__(self, X, costs):
         self.split = SplitGram(X, intercept=True)
-        self.n, self.k, self.lam = X.shape[0], self.split.U.shape[1], 0.5 / C
+        self.n, self.k, self.lam = X.shape[0], self.split.U.shape[1], 0.5 / costs
 
     def zeros(self):
         return np.zeros(self.n + self.k)
@@ -148,7 +157,7 @@ class _SampleSpace:
         if rows.size == 0:  # no sample inside: w = 0, b free; keep b
             target[self.n] = theta[self.n]
             return target
-        x, g = self.split.solve(rows, y[rows], self.lam)
+        x, g = self.split.solve(rows, y[rows], self.lam[rows])
         target[rows] = x
         target[self.n :] = g
         return target

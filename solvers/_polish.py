@@ -8,6 +8,10 @@ small linear system, as on a segment of the exact path (004 sec. 2.2.1). The
 estimators polish only when the backend's own point fails its certificate
 (:mod:`solvers.certificates`), and keep the polished point only if its certificate
 holds.
+
+Each function takes ``sample_weight`` (``s_i > 0`` multiplying sample i's loss; the
+estimators drop samples of weight 0 before solving): the systems below are then the
+weighted ones (``Z'S Z``, boxes ``C s_i``), written out in each docstring.
 """
 
 import numpy as np
@@ -25,13 +29,13 @@ _BOUND_RTOL = 1e-6
 _MAX_ROUNDS = 50
 
 
-def hinge_intercept(offsets, y, *, squared):
-    """The intercept b minimising ``sum_i loss(1 - y_i (offsets_i + b))`` exactly.
+def hinge_intercept(offsets, y, *, squared, sample_weight=None):
+    """The intercept b minimising ``sum_i s_i loss(1 - y_i (offsets_i + b))`` exactly.
 
     For the hinge (a convex piecewise-linear function of b) the minimiser is a
     breakpoint ``y_i - offsets_i`` where the slope changes sign; for the squared
-    hinge it is the mean of ``y_i - offsets_i`` over the samples inside the margin,
-    found by iterating on that set.
+    hinge it is the s-weighted mean of ``y_i - offsets_i`` over the samples inside
+    the margin, found by iterating on that set.
 
     Parameters
     ----------
@@ -40,37 +44,42 @@ def hinge_intercept(offsets, y, *, squared):
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
     squared : bool
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i > 0`` (default 1).
 
     Returns
     -------
     float
     """
+    s = np.ones(y.size) if sample_weight is None else sample_weight
     targets = y - offsets  # y_i (offsets_i + b) = 1  <=>  b = y_i - offsets_i
     if squared:
-        b = float(np.mean(targets))
+        b = float(np.average(targets, weights=s))
         for _ in range(_MAX_ROUNDS):
             inside = y * (offsets + b) < 1.0
-            new = float(np.mean(targets[inside])) if inside.any() else b
+            new = float(np.average(targets[inside], weights=s[inside])) if inside.any() else b
             if new == b:
                 break
             b = new
         return b
     order = np.argsort(targets, kind="stable")
-    ordered, labels = targets[order], y[order]
-    # Slope just right of ordered[k]: (negatives at or left of it) - (positives right of it).
-    negatives_left = np.cumsum(labels < 0)
-    positives_right = np.sum(labels > 0) - np.cumsum(labels > 0)
+    ordered, labels, weights = targets[order], y[order], s[order]
+    # Slope just right of ordered[k]: (negatives at or left of it) - (positives right of
+    # it), each counted with its weight.
+    negatives_left = np.cumsum(weights * (labels < 0))
+    positives_right = weights[labels > 0].sum() - np.cumsum(weights * (labels > 0))
     slope = negatives_left - positives_right
     return float(ordered[int(np.argmax(slope >= 0))])
 
 
-def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None):
+def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None, sample_weight=None):
     """Solve the weighted-lasso stationarity on the support and signs of ``coef``.
 
     With S the support of ``coef`` (entries whose ``|coef_j| ||X_j||`` is not
-    negligible) and s their signs, the minimiser of
-    ``||y_E - X_{E,S} b_S - b0||^2 + lam sum_S W_j s_j b_j`` over the rows E solves
-    ``Z'Z theta = Z'y_E - (lam / 2) [0; W_S s]`` with ``Z = [1, X_{E,S}]``. That is the
+    negligible) and g their signs, the minimiser of
+    ``sum_{i in E} s_i (y_i - x_{i,S}'b_S - b0)^2 + lam sum_S W_j g_j b_j`` over the rows
+    E solves ``Z'S Z theta = Z'S y_E - (lam / 2) [0; W_S g]`` with ``Z = [1, X_{E,S}]``
+    (S the diagonal of the sample weights, 1 by default). That is the
     lasso (E all rows, 004 eq. 3) and SVM2 (E the samples inside the margin, eq. 7,
     where the squared hinge is ``(y_i - f_i)^2``); for SVM2 the rows are updated and
     the system solved again until they no longer change.
@@ -86,6 +95,8 @@ def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None):
         Finite penalty weights.
     rows : {None, "margin"}
         None: every row (the lasso); "margin": the samples with ``y_i f_i < 1``.
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i > 0`` (default 1).
 
     Returns
     -------
@@ -100,6 +111,7 @@ def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None):
     Z = np.column_stack((np.ones(X.shape[0]), columns))
     rhs_penalty = 0.5 * lam * np.concatenate(([0.0], weights[support] * signs))
     theta = np.concatenate(([intercept], coef[support]))
+    s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
     inside = None
     for _ in range(_MAX_ROUNDS if rows == "margin" else 1):
         if rows == "margin":
@@ -109,8 +121,9 @@ def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None):
             inside = now
         Z_rows = Z if inside is None else Z[inside]
         y_rows = y if inside is None else y[inside]
+        weighted = Z_rows.T * (s if inside is None else s[inside])
         try:
-            theta = np.linalg.solve(Z_rows.T @ Z_rows, Z_rows.T @ y_rows - rhs_penalty)
+            theta = np.linalg.solve(weighted @ Z_rows, weighted @ y_rows - rhs_penalty)
         except np.linalg.LinAlgError:
             return None
     refitted = np.zeros_like(coef)
@@ -118,14 +131,15 @@ def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None):
     return refitted, float(theta[0])
 
 
-def refit_svm_dual(X, y, alpha, C, *, squared):
+def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None):
     """Solve the 2-norm SVM's KKT system on the support-vector pattern of ``alpha``.
 
-    With F the free support vectors (``0 < a_i < C``; for the squared hinge every
-    ``a_i > 0``) and B those at the bound C (hinge only), the optimum of 001 eq. (2)
-    satisfies ``y_i (x_i'w + b) = 1`` on F (``= 1 - a_i / (2C)`` for the squared
-    hinge), ``w = X'Y a`` and ``y'a = 0``: a linear system in ``(a_F, b)`` of size
-    ``|F| + 1`` with the Gram matrix of F.
+    With the boxes ``u_i = C s_i`` (s the sample weights, 1 by default), F the free
+    support vectors (``0 < a_i < u_i``; for the squared hinge every ``a_i > 0``) and B
+    those at their bound (hinge only), the optimum of 001 eq. (2) satisfies
+    ``y_i (x_i'w + b) = 1`` on F (``= 1 - a_i / (2 u_i)`` for the squared hinge),
+    ``w = X'Y a`` and ``y'a = 0``: a linear system in ``(a_F, b)`` of size ``|F| + 1``
+    with the Gram matrix of F.
 
     Parameters
     ----------
@@ -136,35 +150,38 @@ def refit_svm_dual(X, y, alpha, C, *, squared):
         The backend's dual point.
     C : float
     squared : bool
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i > 0`` (default 1).
 
     Returns
     -------
     (alpha, coef, intercept), or None when the system is singular or its solution
     leaves the box.
     """
-    scale = _BOUND_RTOL * (C if not squared else max(alpha.max(initial=0.0), 1e-300))
-    at_bound = np.zeros(alpha.shape, bool) if squared else alpha >= C - scale
+    upper = C * (np.ones(alpha.size) if sample_weight is None else sample_weight)
+    scale = _BOUND_RTOL * (upper if not squared else max(alpha.max(initial=0.0), 1e-300))
+    at_bound = np.zeros(alpha.shape, bool) if squared else alpha >= upper - scale
     free = np.flatnonzero((alpha > scale) & ~at_bound)
     bound = np.flatnonzero(at_bound)
     rows = X[free]
     rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows)
     labelled = y[free, None] * rows
-    base = np.asarray(X[bound].T @ (C * y[bound])).ravel()
+    base = np.asarray(X[bound].T @ (upper[bound] * y[bound])).ravel()
     system = np.zeros((free.size + 1, free.size + 1))
     system[:-1, :-1] = labelled @ labelled.T
     if squared:
-        system[:-1, :-1] += np.eye(free.size) / (2.0 * C)
+        system[:-1, :-1] += np.diag(0.5 / upper[free])
     system[:-1, -1] = y[free]
     system[-1, :-1] = y[free]
-    rhs = np.concatenate((1.0 - labelled @ base, [-C * y[bound].sum()]))
+    rhs = np.concatenate((1.0 - labelled @ base, [-(upper[bound] @ y[bound])]))
     try:
         solution = np.linalg.solve(system, rhs)
     except np.linalg.LinAlgError:
         return None
     refitted = np.zeros_like(alpha)
-    refitted[bound] = C
+    refitted[bound] = upper[bound]
     refitted[free] = solution[:-1]
-    if np.any(refitted < 0) or (not squared and np.any(refitted > C)):
+    if np.any(refitted < 0) or (not squared and np.any(refitted > upper)):
         return None
     coef = np.asarray(X.T @ (y * refitted)).ravel()
     return refitted, coef, float(solution[-1])

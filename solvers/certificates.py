@@ -10,7 +10,10 @@ are involved: the estimators call these after every solve, and users can call th
 in their own tests.
 
 Objectives are the papers' (losses summed over samples, intercepts free, penalty
-weights ``W_j >= 0`` or ``+inf``; see :mod:`solvers._penalty`):
+weights ``W_j >= 0`` or ``+inf``; see :mod:`solvers._penalty`). Every function takes
+``sample_weight`` (``s_i >= 0``, default 1), which multiplies sample i's loss term; the
+duals below are written for s = 1, and the weighted ones follow by the same algebra
+(each function's docstring states its weighted dual):
 
 - ``svm`` (001 eq. 2), primal ``1/2 ||w||^2 + C sum_i [1 - y_i f_i]_+``; dual
   ``1'a - 1/2 ||X'Ya||^2`` on ``y'a = 0, 0 <= a <= C``. With the squared hinge
@@ -183,6 +186,28 @@ def _prepare(X, y, coef, intercept, *, labels):
     return X, y, coef, float(intercept)
 
 
+def _sample_weights(sample_weight, n):
+    """``sample_weight`` as n finite values >= 0, not all 0 (all ones when None)."""
+    if sample_weight is None:
+        return np.ones(n)
+    s = np.asarray(sample_weight, dtype=np.float64)
+    if s.shape != (n,):
+        raise ValueError(
+            f"sample_weight must have shape ({n},), one per row of X; got shape {s.shape}."
+        )
+    if not np.all(np.isfinite(s)) or np.any(s < 0):
+        raise ValueError("sample_weight must hold finite numbers >= 0 (no NaN, inf or < 0).")
+    if not np.any(s > 0):
+        raise ValueError("sample_weight must not be all 0: at least one sample must count.")
+    return s
+
+
+def _weighted_ratio(v, s):
+    """``sum_i v_i^2 / s_i`` over the samples with ``s_i > 0`` (v is 0 where s is)."""
+    positive = s > 0
+    return float(v[positive] @ (v[positive] / s[positive]))
+
+
 def _correlations(X, v):
     """``X'v`` as a flat array."""
     return np.asarray(X.T @ v).ravel()
@@ -292,9 +317,23 @@ def _dual_scaling(correlations, lam, weights):
 
 
 def svm_certificate(
-    X, y, coef, intercept, C, *, loss="hinge", alpha=None, tolerance=GAP_TOLERANCE
+    X,
+    y,
+    coef,
+    intercept,
+    C,
+    *,
+    loss="hinge",
+    alpha=None,
+    sample_weight=None,
+    tolerance=GAP_TOLERANCE,
 ):
     """Certify ``(coef, intercept)`` for the 2-norm SVM, hinge (001 eq. 2) or squared hinge.
+
+    With sample weights s the primal is ``1/2 ||w||^2 + C sum_i s_i loss_i``; the hinge
+    dual has the box ``0 <= a_i <= C s_i``, the squared hinge dual the term
+    ``- sum_i a_i^2 / (4 C s_i)`` (``a_i = 2 C s_i [1 - y_i f_i]_+``; ``a_i = 0`` where
+    ``s_i = 0``).
 
     Parameters
     ----------
@@ -308,26 +347,29 @@ def svm_certificate(
     alpha : ndarray of shape (n_samples,), optional
         A dual point (e.g. ``SVMDual.alpha_``); for the hinge it fixes the
         multipliers of the samples on the margin.
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's loss (default 1).
     tolerance : float
         Tolerance of ``Certificate.holds`` on the relative gap.
 
     Returns
     -------
     Certificate
-        Primal ``1/2 ||w||^2 + C sum_i loss_i``; dual of 001 eq. (2) (with
-        ``- ||a||^2 / (4C)`` for the squared hinge).
+        Primal ``1/2 ||w||^2 + C sum_i s_i loss_i``; dual of 001 eq. (2) (with
+        ``- sum_i a_i^2 / (4C s_i)`` for the squared hinge).
     """
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
     if not C > 0:
         raise ValueError(f"C must be > 0; got C={C}.")
+    s = _sample_weights(sample_weight, X.shape[0])
     slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
     squared = loss == "squared_hinge"
-    primal = 0.5 * coef @ coef + C * (slack @ slack if squared else slack.sum())
+    primal = 0.5 * coef @ coef + C * (s @ (slack * slack if squared else slack))
 
     def dual_value(a):
         w = _correlations(X, y * a)
         value = a.sum() - 0.5 * w @ w
-        return value - a @ a / (4.0 * C) if squared else value
+        return value - _weighted_ratio(a, s) / (4.0 * C) if squared else value
 
     def certify(a):
         w_dual = _correlations(X, y * a)
@@ -336,12 +378,12 @@ def svm_certificate(
         )
         return _certificate("svm", primal, dual_value(a), kkt, 0.0, tolerance)
 
-    upper = np.inf if squared else C
+    upper = np.where(s > 0, np.inf, 0.0) if squared else C * s
     # The given dual point first; the hinge's multipliers on the margin are a least-
     # squares problem in d + 1 rows, solved only when that point does not certify.
     candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
     if squared:
-        candidates.append(2.0 * C * slack)
+        candidates.append(2.0 * C * s * slack)
     best = None
     for a in candidates:
         certificate = certify(_balance(np.clip(a, 0.0, upper), y))
@@ -349,7 +391,7 @@ def svm_certificate(
     if best is not None and best.holds:
         return best
     if not squared:
-        a = _balance(np.clip(_hinge_multipliers(X, y, coef, intercept, C), 0.0, C), y)
+        a = _balance(np.clip(_hinge_multipliers(X, y, coef, intercept, upper), 0.0, upper), y)
         certificate = certify(a)
         best = certificate if best is None or certificate.dual > best.dual else best
     return best
@@ -358,9 +400,9 @@ def svm_certificate(
 def _hinge_multipliers(X, y, coef, intercept, upper):
     """Dual point of a hinge loss from the primal: ``upper`` inside the margin, 0 outside.
 
-    The multipliers of the samples on the margin solve ``X_E'Y_E a_E = w - X_L'Y_L C``
-    and ``y_E'a_E = -C y_L'1`` in the least-squares sense (the 2-norm SVM's
-    stationarity), clipped to ``[0, C]``.
+    ``upper`` is the box of each sample (``C s_i``). The multipliers of the samples on
+    the margin solve ``X_E'Y_E a_E = w - X_L'Y_L upper_L`` and ``y_E'a_E = -y_L'upper_L``
+    in the least-squares sense (the 2-norm SVM's stationarity), clipped to the box.
     """
     margins = y * _fitted(X, coef, intercept)
     scale = _MARGIN_TOLERANCE * max(1.0, np.abs(margins).max(initial=0.0))
@@ -372,7 +414,8 @@ def _hinge_multipliers(X, y, coef, intercept, upper):
         rows = X[elbow]
         rows = rows.toarray() if sp.issparse(rows) else rows
         system = np.vstack(((y[elbow, None] * rows).T, y[elbow]))
-        a[elbow] = np.clip(np.linalg.lstsq(system, target, rcond=None)[0], 0.0, upper)
+        multipliers = np.linalg.lstsq(system, target, rcond=None)[0]
+        a[elbow] = np.clip(multipliers, 0.0, upper[elbow])
     return a
 
 
@@ -380,9 +423,21 @@ def _hinge_multipliers(X, y, coef, intercept, upper):
 
 
 def l1_svm_certificate(
-    X, y, coef, intercept, lam, weights=None, *, alpha=None, tolerance=GAP_TOLERANCE
+    X,
+    y,
+    coef,
+    intercept,
+    lam,
+    weights=None,
+    *,
+    alpha=None,
+    sample_weight=None,
+    tolerance=GAP_TOLERANCE,
 ):
     """Certify ``(coef, intercept)`` for the weighted 1-norm SVM (004 eq. 6), an LP.
+
+    With sample weights s the primal is ``sum_i s_i hinge_i + lam sum_j W_j |w_j|``
+    and the dual's box is ``0 <= a_i <= s_i``.
 
     The multipliers of the samples on the margin are taken from ``alpha`` when given
     (e.g. ``L1SVM.alpha_``); if that dual point does not certify the candidate, they
@@ -400,29 +455,32 @@ def l1_svm_certificate(
         Penalty weights, each >= 0 or +inf (default 1).
     alpha : ndarray of shape (n_samples,), optional
         A dual point.
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's hinge (default 1).
     tolerance : float
 
     Returns
     -------
     Certificate
-        Primal ``sum_i hinge_i + lam sum_j W_j |w_j|``, dual ``1'a``.
+        Primal ``sum_i s_i hinge_i + lam sum_j W_j |w_j|``, dual ``1'a``.
     """
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
+    s = _sample_weights(sample_weight, X.shape[0])
     slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
-    primal = slack.sum() + _l1_penalty(lam, weights, coef)
+    primal = s @ slack + _l1_penalty(lam, weights, coef)
     candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
     result = None
     for attempt in range(2):
         if attempt == 1:  # the given point does not certify: solve for the margin multipliers
-            a = _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights)
+            a = _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights, s)
             # None: that LP is infeasible, the candidate is not optimal; the indicator
             # of the samples inside the margin still gives a (failing) certificate.
-            inside = (1.0 - y * _fitted(X, coef, intercept) > 0).astype(float)
+            inside = s * (1.0 - y * _fitted(X, coef, intercept) > 0)
             candidates = [inside if a is None else a]
         for a in candidates:
-            feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, 1.0)
+            feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, s)
             kkt = _l1_kkt(
                 _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
             )
@@ -436,15 +494,17 @@ def l1_svm_certificate(
     return result
 
 
-def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights):
-    """The best dual point with ``a = 1`` inside the margin, 0 outside: an LP on the margin.
+def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights, sample_weight=None):
+    """The best dual point with ``a = s`` inside the margin, 0 outside: an LP on the margin.
 
+    ``s`` is ``sample_weight`` (default 1), the upper end of each multiplier's box.
     Returns None when that LP is infeasible (the candidate is not optimal).
     """
+    s = _sample_weights(sample_weight, X.shape[0])
     margins = y * _fitted(X, coef, intercept)
     scale = _MARGIN_TOLERANCE * max(1.0, np.abs(margins).max(initial=0.0))
     inside, on = margins < 1.0 - scale, np.abs(margins - 1.0) <= scale
-    a = inside.astype(float)
+    a = s * inside
     elbow = np.flatnonzero(on)
     if elbow.size == 0:
         return a
@@ -465,7 +525,7 @@ def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights):
         b_ub=np.concatenate((bound - base, bound + base)),
         A_eq=y[elbow][None, :],
         b_eq=[-(y @ a)],
-        bounds=(0.0, 1.0),
+        bounds=np.column_stack((np.zeros(elbow.size), s[elbow])),
         method="highs",
         options=_EXACT_LP,
     )
@@ -475,11 +535,15 @@ def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights):
     return a
 
 
-def svm2_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP_TOLERANCE):
+def svm2_certificate(
+    X, y, coef, intercept, lam, weights=None, *, sample_weight=None, tolerance=GAP_TOLERANCE
+):
     """Certify ``(coef, intercept)`` for SVM2 (004 eq. 7): squared hinge + weighted L1.
 
-    The dual point is ``a = 2 [1 - y_i f_i]_+`` (the KKT map), made feasible and scaled
-    by the best factor in ``[0, t_max]``.
+    The dual point is ``a = 2 s_i [1 - y_i f_i]_+`` (the KKT map), made feasible and
+    scaled by the best factor in ``[0, t_max]``. With sample weights s the primal is
+    ``sum_i s_i hinge_i^2 + lam sum_j W_j |w_j|`` and the dual
+    ``1'a - sum_i a_i^2 / (4 s_i)`` (``a_i = 0`` where ``s_i = 0``).
 
     Parameters
     ----------
@@ -491,22 +555,27 @@ def svm2_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP_
     lam : float > 0
     weights : ndarray of shape (n_features,), optional
         Penalty weights, each >= 0 or +inf (default 1).
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's squared hinge (default 1).
     tolerance : float
 
     Returns
     -------
     Certificate
-        Primal ``sum_i hinge_i^2 + lam sum_j W_j |w_j|``, dual ``1'a - ||a||^2 / 4``.
+        Primal ``sum_i s_i hinge_i^2 + lam sum_j W_j |w_j|``, dual
+        ``1'a - sum_i a_i^2 / (4 s_i)``.
     """
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
+    s = _sample_weights(sample_weight, X.shape[0])
     slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
-    primal = slack @ slack + _l1_penalty(lam, weights, coef)
-    a = 2.0 * slack
+    primal = s @ (slack * slack) + _l1_penalty(lam, weights, coef)
+    a = 2.0 * s * slack
     kkt = _l1_kkt(_correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a))
-    feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, np.inf)
-    dual = _best_scaled_value(feasible.sum(), feasible @ feasible)
+    upper = np.where(s > 0, np.inf, 0.0)
+    feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, upper)
+    dual = _best_scaled_value(feasible.sum(), _weighted_ratio(feasible, s))
     return _certificate("svm2", primal, dual, kkt, infeasibility, tolerance)
 
 
@@ -518,14 +587,20 @@ def _best_scaled_value(linear, quadratic):
     return t * linear - t * t * quadratic / 4.0
 
 
-def lasso_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP_TOLERANCE):
+def lasso_certificate(
+    X, y, coef, intercept, lam, weights=None, *, sample_weight=None, tolerance=GAP_TOLERANCE
+):
     """Certify ``(coef, intercept)`` for the weighted lasso (004 eq. 3).
 
-    The dual point is the residual ``u = 2 (y - X b - b0)``, centred (``1'u = 0``),
-    projected off the unpenalised columns, scaled into ``|X_j'u| <= lam W_j`` and
-    then by the best factor along its ray. The dual value is computed as
-    ``u'r + (X'u)'b - ||u||^2/4`` (equal to ``u'y - ||u||^2/4``), which avoids the
-    cancellation of ``u'y`` when the fit is close.
+    With sample weights s the primal is ``sum_i s_i r_i^2 + lam sum_j W_j |b_j|``
+    (``r = y - X b - b0``) and the dual ``max u'y - sum_i u_i^2 / (4 s_i)`` on
+    ``|X_j'u| <= lam W_j, 1'u = 0`` (``u_i = 0`` where ``s_i = 0``). The dual point is
+    ``u = 2 s (r - rbar)`` with ``rbar`` the s-weighted mean of r (so ``1'u = 0``),
+    projected off the unpenalised columns in the metric of ``S^-1`` (which keeps
+    ``u_i = 0`` where ``s_i = 0``), scaled into ``|X_j'u| <= lam W_j`` and then by the
+    best factor along its ray. The dual value is computed as
+    ``u'r + (X'u)'b + b0 1'u - sum_i u_i^2 / (4 s_i)`` (equal to the dual objective),
+    which avoids the cancellation of ``u'y`` when the fit is close.
 
     Parameters
     ----------
@@ -536,6 +611,8 @@ def lasso_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP
     lam : float > 0
     weights : ndarray of shape (n_features,), optional
         Penalty weights, each >= 0 or +inf (default 1).
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's squared residual (default 1).
     tolerance : float
 
     Returns
@@ -545,9 +622,10 @@ def lasso_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=False)
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
+    s = _sample_weights(sample_weight, X.shape[0])
     residual = y - _fitted(X, coef, intercept)
-    primal = residual @ residual + _l1_penalty(lam, weights, coef)
-    u = 2.0 * (residual - residual.mean())
+    primal = s @ (residual * residual) + _l1_penalty(lam, weights, coef)
+    u = 2.0 * s * (residual - (s @ residual) / s.sum())
     norms = column_norms(X)
     kkt = _l1_kkt(_correlations(X, u), coef, lam, weights, norms, np.linalg.norm(u))
     free = _nearly_free(X, lam, weights, np.linalg.norm(u))
@@ -555,19 +633,27 @@ def lasso_certificate(X, y, coef, intercept, lam, weights=None, *, tolerance=GAP
         columns = X[:, free]
         columns = columns.toarray() if sp.issparse(columns) else columns
         Z = np.column_stack((np.ones(X.shape[0]), columns))
-        u = u - Z @ np.linalg.lstsq(Z, u, rcond=None)[0]
+        # u - S Z c with Z'S Z c = Z'u: the projection onto {Z'u = 0} in the S^-1 metric.
+        root = np.sqrt(s)
+        scaled_u = np.divide(u, root, out=np.zeros_like(u), where=root > 0)
+        u = u - s * (Z @ np.linalg.lstsq(root[:, None] * Z, scaled_u, rcond=None)[0])
     correlations = _correlations(X, u)
     t_max = _dual_scaling(correlations, lam, weights)
-    # Dual along the ray t u: t (u'r + (X'u)'b) - t^2 ||u||^2 / 4, for 0 <= t <= t_max.
+    # Dual along the ray t u: t (u'r + (X'u)'b + b0 1'u) - t^2 sum_i u_i^2 / (4 s_i),
+    # for 0 <= t <= t_max.
     linear = u @ residual + correlations @ coef + intercept * u.sum()
-    quadratic = u @ u
+    quadratic = _weighted_ratio(u, s)
     t = t_max if quadratic <= 0 else min(max(2.0 * linear / quadratic, 0.0), t_max)
     dual = t * linear - t * t * quadratic / 4.0
     return _certificate("lasso", primal, dual, kkt, 0.0, tolerance)
 
 
-def ridge_certificate(X, y, coef, lam, *, tolerance=GAP_TOLERANCE):
+def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLERANCE):
     """Certify ``coef`` for ridge regression without intercept (002 sec. 3.4) and RLSC.
+
+    With sample weights s the primal is ``sum_i s_i (y_i - x_i'b)^2 + lam ||b||^2``,
+    which is the unweighted problem on the rows ``sqrt(s_i) x_i`` and targets
+    ``sqrt(s_i) y_i``: it is certified on those.
 
     RLSC (000 eq. (1)) is ridge regression on the labels with ``coef = X'x``. With the
     residual ``u = y - X b`` the gap has the closed form ``||X'u - lam b||^2 / lam``,
@@ -587,6 +673,8 @@ def ridge_certificate(X, y, coef, lam, *, tolerance=GAP_TOLERANCE):
     y : ndarray of shape (n_samples,)
     coef : ndarray of shape (n_features,)
     lam : float >= 0
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's squared residual (default 1).
     tolerance : float
 
     Returns
@@ -596,6 +684,8 @@ def ridge_certificate(X, y, coef, lam, *, tolerance=GAP_TOLERANCE):
     X, y, coef, _ = _prepare(X, y, coef, 0.0, labels=False)
     if not lam >= 0:
         raise ValueError(f"lam must be >= 0; got lam={lam}.")
+    if sample_weight is not None:
+        X, y = scale_rows(X, y, _sample_weights(sample_weight, X.shape[0]))
     certificate = _ridge_gap(X, y, coef, lam, tolerance, np.float64)
     if not certificate.holds and np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
         certificate = _ridge_gap(X, y, coef, lam, tolerance, np.longdouble)
@@ -622,6 +712,16 @@ def _ridge_gap(X, y, coef, lam, tolerance, dtype):
     return _certificate(
         "ridge", primal, primal - gap, kkt, 0.0, tolerance, rounding @ rounding / lam
     )
+
+
+def scale_rows(X, y, sample_weight):
+    """``(sqrt(s) x_i, sqrt(s) y_i)``: a squared loss weighted by s as an unweighted one.
+
+    ``sum_i s_i (y_i - x_i'b)^2 = ||sqrt(S) y - sqrt(S) X b||^2``; a sparse X stays sparse.
+    """
+    root = np.sqrt(sample_weight)
+    rows = sp.diags(root) @ X if sp.issparse(X) else root[:, None] * X
+    return (rows.asformat(X.format) if sp.issparse(X) else rows), root * y
 
 
 def _check_lam(lam):

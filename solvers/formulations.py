@@ -19,7 +19,13 @@ Conventions kept by every formulation (docs/solvers.md, "Models"):
   vector ``lam_w = lam * weights`` times ``abs(w)``: ``lam * norm1(multiply(weights, w))``
   with two parameters would not be DPP; in the QPs it is an epigraph constraint
   ``lam_w @ abs(w) <= l1`` (see ``_weighted_l1`` for why);
-- no formulation rescales the data: every solution is the paper's, unscaled.
+- no formulation rescales the data: every solution is the paper's, unscaled;
+- ``sample_weight`` (optional, ``s_i >= 0``) multiplies sample i's loss term and is a
+  nonnegative Parameter, so a re-solve with new weights reuses the compiled problem:
+  ``"sample_weight"`` where the loss has no hyperparameter in front (the L1 models,
+  ridge, RLSC), and the one Parameter ``"C_s"`` = C * sample_weight in the 2-norm SVMs
+  (``C * s`` as two Parameters would not be DPP, as for ``lam_w``). Without it the
+  problems are built exactly as before, unweighted.
 """
 
 import cvxpy as cp
@@ -85,6 +91,34 @@ def _weighted_l1(lam, weights, n_features, *, name, linear_program):
     return w, l1, [lam_w @ cp.abs(w) <= l1]
 
 
+def _sample_weight_param(sample_weight, n, *, name="sample_weight", scale=1.0):
+    """``scale * sample_weight`` as a nonnegative Parameter of shape (n,), or None."""
+    s = _check_sample_weight(sample_weight, n)
+    return None if s is None else cp.Parameter(n, nonneg=True, name=name, value=scale * s)
+
+
+def _check_sample_weight(sample_weight, n, *, positive=False):
+    """None, or n finite weights >= 0, not all 0 (each > 0 with ``positive``)."""
+    if sample_weight is None:
+        return None
+    s = np.asarray(sample_weight, dtype=float)
+    if s.shape != (n,) or not np.all(np.isfinite(s)) or np.any(s < 0) or not np.any(s > 0):
+        raise ValueError(
+            f"sample_weight must hold {n} finite numbers >= 0 (one per row of X), not all 0."
+        )
+    if positive and np.any(s == 0):
+        raise ValueError(
+            "sample_weight must be > 0 here; a sample of weight 0 counts for nothing: "
+            "drop its row (the estimators do)."
+        )
+    return s
+
+
+def _weighted_sum(loss_terms, weights):
+    """``sum_i loss_terms_i``, or ``weights @ loss_terms`` with a weight Parameter."""
+    return cp.sum(loss_terms) if weights is None else weights @ loss_terms
+
+
 def _hinge_slack(X, y, w, b):
     """Slack ``xi >= 0`` with ``xi_i >= 1 - y_i (x_i'w + b)``: xi is the hinge loss at optimum."""
     xi = cp.Variable(X.shape[0], nonneg=True, name="xi")
@@ -92,7 +126,7 @@ def _hinge_slack(X, y, w, b):
     return xi, margin
 
 
-def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None):
+def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
     r"""The soft-margin SVM dual, eq. (2) of 001 (eq. (3) with a feature selection).
 
     .. math::
@@ -108,6 +142,11 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None):
     bound and the extra term ``- ||a||^2 / (4C)``, written with the Parameter
     ``"inv_2C"`` = 1/(2C) so that it stays DPP; then ``xi = a / (2C)``.
 
+    With ``sample_weight`` s (primal ``C sum_i s_i loss_i``) the box is
+    ``0 <= a_i <= C s_i``, the Parameter ``"C_s"``; for the squared hinge the term is
+    ``- sum_i a_i^2 / (4 C s_i)``, the Parameter ``"inv_2C_s"`` = 1/(2 C s), which needs
+    every ``s_i > 0`` (a sample of weight 0 has ``a_i = 0``: drop it).
+
     The quadratic term is built on the n x n Gram matrix ``Q = Y X X' Y`` with
     ``quad_form(a, Q, assume_PSD=True)`` when n <= d (text data: never a dense n x d
     copy of sparse X, and no eigenvalue check), and as ``sum_squares(X' Y a)`` when
@@ -122,12 +161,22 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None):
     loss : {"hinge", "squared_hinge"}
     selection : sparsify.Selection, optional
         Solve eq. (3) of 001 in the selected feature space X R.
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's loss (> 0 for the squared hinge).
 
     Returns
     -------
     cvxpy.Problem
         Variable ``"alpha"`` (shape (n,)); ``constraints[0]`` is ``y'a = 0``; the value
         is the dual objective.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> problem = svm_dual(X, y, C=1.0, sample_weight=np.array([1.0, 2.0, 2.0, 1.0]))
+    >>> problem.is_dpp()
+    True
     """
     _check_loss(loss)
     if selection is not None:
@@ -145,10 +194,15 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None):
     objective = cp.sum(alpha) - 0.5 * quad
     constraints = [y @ alpha == 0]
     if loss == "hinge":
-        constraints.append(alpha <= C)
-    else:
+        box = _sample_weight_param(sample_weight, n, name="C_s", scale=C.value)
+        constraints.append(alpha <= (C if box is None else box))
+    elif sample_weight is None:
         inv_2C = _scalar_param(0.5 / C.value, "inv_2C")
         objective = objective - 0.5 * inv_2C * cp.sum_squares(alpha)
+    else:
+        s = _check_sample_weight(sample_weight, n, positive=True)
+        inv_2C_s = cp.Parameter(n, nonneg=True, name="inv_2C_s", value=0.5 / (C.value * s))
+        objective = objective - 0.5 * inv_2C_s @ cp.square(alpha)
     return cp.Problem(cp.Maximize(objective), constraints)
 
 
@@ -157,7 +211,7 @@ def _check_loss(loss):
         raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
 
 
-def svm_primal(X, y, C=1.0, *, loss="hinge"):
+def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
     """The 2-norm-regularised linear SVM in primal form (the primal of 001 eq. (2)).
 
     .. math::
@@ -170,6 +224,10 @@ def svm_primal(X, y, C=1.0, *, loss="hinge"):
     (``w = X'Y a``); for the squared hinge the dual is the same with ``Q + I/(2C)``
     and no upper bound on a.
 
+    With ``sample_weight`` s the loss is ``sum_i C s_i loss(xi_i)``, written with the one
+    Parameter ``"C_s"`` = C * s in place of ``"C"``; the multipliers are then bounded by
+    ``C s_i`` (hinge) and ``a_i = 2 C s_i xi_i`` (squared hinge).
+
     Parameters
     ----------
     X : array or sparse matrix of shape (n, d)
@@ -177,6 +235,8 @@ def svm_primal(X, y, C=1.0, *, loss="hinge"):
     C : float > 0
         The Parameter ``"C"``.
     loss : {"hinge", "squared_hinge"}
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's loss.
 
     Returns
     -------
@@ -190,11 +250,13 @@ def svm_primal(X, y, C=1.0, *, loss="hinge"):
     b = cp.Variable(name="b")
     C = _scalar_param(C, "C")
     xi, margin = _hinge_slack(X, y, w, b)
-    total = cp.sum(xi) if loss == "hinge" else cp.sum_squares(xi)
-    return cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * total), [margin])
+    terms = xi if loss == "hinge" else cp.square(xi)
+    C_s = _sample_weight_param(sample_weight, X.shape[0], name="C_s", scale=C.value)
+    loss_term = C * cp.sum(terms) if C_s is None else C_s @ terms
+    return cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + loss_term), [margin])
 
 
-def l1_svm(X, y, lam=1.0, weights=None):
+def l1_svm(X, y, lam=1.0, weights=None, *, sample_weight=None):
     """The (weighted) 1-norm SVM, eq. (6) of 004, a linear program.
 
     .. math::
@@ -203,6 +265,8 @@ def l1_svm(X, y, lam=1.0, weights=None):
 
     written with slack ``xi`` for the hinge and ``w = w_pos - w_neg`` (both >= 0). Its LP
     dual is ``max 1'a  s.t.  |X'Y a| <= lam W (elementwise), y'a = 0, 0 <= a <= 1``.
+    With ``sample_weight`` s the loss is ``sum_i s_i [.]_+`` (Parameter
+    ``"sample_weight"``) and the dual's box ``0 <= a_i <= s_i``.
 
     Parameters
     ----------
@@ -211,6 +275,8 @@ def l1_svm(X, y, lam=1.0, weights=None):
     lam : float > 0
     weights : array of shape (d,), optional
         Nonnegative penalty weights W (default 1; 004 eq. (4) with weights).
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's hinge.
 
     Returns
     -------
@@ -218,10 +284,10 @@ def l1_svm(X, y, lam=1.0, weights=None):
         Variables ``"w_pos"``, ``"w_neg"`` (w is their difference), ``"b"``, ``"xi"``;
         Parameter ``"lam_w"`` = lam * weights.
     """
-    return _l1_penalised_hinge(X, y, lam, weights, squared=False)
+    return _l1_penalised_hinge(X, y, lam, weights, sample_weight, squared=False)
 
 
-def svm2(X, y, lam=1.0, weights=None):
+def svm2(X, y, lam=1.0, weights=None, *, sample_weight=None):
     """SVM2: squared hinge loss with a (weighted) L1 penalty, eq. (7) of 004 (eq. (5) weighted).
 
     .. math::
@@ -229,7 +295,8 @@ def svm2(X, y, lam=1.0, weights=None):
         \\min_{w, b}\\; \\sum_i [1 - y_i (x_i'w + b)]_+^2 + \\lambda \\sum_j W_j |w_j|
 
     A convex QP; the squared hinge is ``sum_squares(xi)`` of the slack and the penalty
-    the epigraph variable ``l1 >= lam_w @ abs(w)``.
+    the epigraph variable ``l1 >= lam_w @ abs(w)``. With ``sample_weight`` s the loss
+    is ``sum_i s_i xi_i^2`` (Parameter ``"sample_weight"``).
 
     Parameters
     ----------
@@ -238,27 +305,33 @@ def svm2(X, y, lam=1.0, weights=None):
     lam : float > 0
     weights : array of shape (d,), optional
         Nonnegative penalty weights W (default 1).
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's squared hinge.
 
     Returns
     -------
     cvxpy.Problem
         Variables ``"w"``, ``"b"``, ``"xi"``, ``"l1"``; Parameter ``"lam_w"`` = lam * weights.
     """
-    return _l1_penalised_hinge(X, y, lam, weights, squared=True)
+    return _l1_penalised_hinge(X, y, lam, weights, sample_weight, squared=True)
 
 
-def _l1_penalised_hinge(X, y, lam, weights, *, squared):
+def _l1_penalised_hinge(X, y, lam, weights, sample_weight, *, squared):
     y = np.asarray(y, dtype=float)
     b = cp.Variable(name="b")
     w, penalty, epigraph = _weighted_l1(
         lam, weights, X.shape[1], name="w", linear_program=not squared
     )
     xi, margin = _hinge_slack(X, y, w, b)
-    loss = cp.sum_squares(xi) if squared else cp.sum(xi)
+    s = _sample_weight_param(sample_weight, X.shape[0])
+    if s is None and squared:
+        loss = cp.sum_squares(xi)
+    else:
+        loss = _weighted_sum(cp.square(xi) if squared else xi, s)
     return cp.Problem(cp.Minimize(loss + penalty), [margin, *epigraph])
 
 
-def weighted_lasso(X, y, lam=1.0, weights=None):
+def weighted_lasso(X, y, lam=1.0, weights=None, *, sample_weight=None):
     """The weighted lasso, eq. (3) of 004, with an unpenalised intercept.
 
     .. math::
@@ -267,7 +340,8 @@ def weighted_lasso(X, y, lam=1.0, weights=None):
 
     Scikit-learn's ``Lasso(alpha)`` minimises ``1/(2n) ||.||^2 + alpha ||beta||_1``, the
     same problem with ``lam = 2 n alpha`` and unit weights; positive weights amount to the
-    plain lasso on the columns ``X_j / W_j`` with ``beta_j = beta'_j / W_j``.
+    plain lasso on the columns ``X_j / W_j`` with ``beta_j = beta'_j / W_j``. With
+    ``sample_weight`` s the loss is ``sum_i s_i r_i^2`` (Parameter ``"sample_weight"``).
 
     Parameters
     ----------
@@ -276,6 +350,8 @@ def weighted_lasso(X, y, lam=1.0, weights=None):
     lam : float > 0
     weights : array of shape (d,), optional
         Nonnegative penalty weights W (default 1; ``|beta_OLS|^-gamma`` in 004 eq. (3)).
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's squared residual.
 
     Returns
     -------
@@ -288,16 +364,26 @@ def weighted_lasso(X, y, lam=1.0, weights=None):
     )
     beta0 = cp.Variable(name="beta0")
     residual = np.asarray(y, dtype=float) - X @ beta - beta0
-    return cp.Problem(cp.Minimize(cp.sum_squares(residual) + penalty), epigraph)
+    loss = _squared_loss(residual, _sample_weight_param(sample_weight, X.shape[0]))
+    return cp.Problem(cp.Minimize(loss + penalty), epigraph)
 
 
-def ridge(X, y, lam=1.0, *, form="primal"):
+def _squared_loss(residual, weights):
+    """``||residual||^2``, or ``sum_i s_i residual_i^2`` with a weight Parameter s."""
+    if weights is None:
+        return cp.sum_squares(residual)
+    return weights @ cp.square(residual)
+
+
+def ridge(X, y, lam=1.0, *, form="primal", sample_weight=None):
     """Ridge regression in primal or dual form (002 sec. 3.4), no intercept.
 
     Primal: ``min_beta ||y - X beta||^2 + lam ||beta||^2``, solution
     ``beta = (X'X + lam I)^-1 X'y``. Dual (change of variables ``beta = X'x``, K = XX'):
     ``min_x ||K x - y||^2 + lam x'K x``, which is RLSC (000 eq. (1)) and is built by
-    :func:`rlsc`. The two have the same optimal value.
+    :func:`rlsc`. The two have the same optimal value. With ``sample_weight`` s the loss
+    is ``sum_i s_i (y_i - x_i'beta)^2`` (Parameter ``"sample_weight"``; in the dual
+    ``beta = X'x`` still).
 
     Parameters
     ----------
@@ -306,6 +392,8 @@ def ridge(X, y, lam=1.0, *, form="primal"):
     lam : float > 0
     form : {"primal", "dual"}
         The primal has d variables, the dual n: pick the smaller.
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's squared residual.
 
     Returns
     -------
@@ -313,16 +401,17 @@ def ridge(X, y, lam=1.0, *, form="primal"):
         Primal: Variable ``"beta"``; dual: Variable ``"x"``; Parameter ``"lam"``.
     """
     if form == "dual":
-        return rlsc(X, y, lam)
+        return rlsc(X, y, lam, sample_weight=sample_weight)
     if form != "primal":
         raise ValueError(f"form must be 'primal' or 'dual'; got {form!r}.")
     beta = cp.Variable(X.shape[1], name="beta")
     lam = _scalar_param(lam, "lam")
     residual = np.asarray(y, dtype=float) - X @ beta
-    return cp.Problem(cp.Minimize(cp.sum_squares(residual) + lam * cp.sum_squares(beta)))
+    loss = _squared_loss(residual, _sample_weight_param(sample_weight, X.shape[0]))
+    return cp.Problem(cp.Minimize(loss + lam * cp.sum_squares(beta)))
 
 
-def rlsc(X, y, lam=1.0):
+def rlsc(X, y, lam=1.0, *, sample_weight=None):
     """Regularised least-squares classification, eq. (1) of 000, with the linear kernel.
 
     .. math::
@@ -337,12 +426,16 @@ def rlsc(X, y, lam=1.0):
     K is used through its factor: ``K x = X (X'x)`` and ``x'K x = ||X'x||^2``. The same
     problem as ``quad_form(x, K)``, but the backend sees a well-conditioned factor
     instead of K itself (with K singular, Clarabel fails on the ``quad_form`` form).
+    With ``sample_weight`` s the fit is ``sum_i s_i ((K x)_i - y_i)^2`` (Parameter
+    ``"sample_weight"``), the weighted ridge problem in its dual variables.
 
     Parameters
     ----------
     X : array or sparse matrix of shape (n, d)
     y : array of shape (n,), values in {-1, +1}
     lam : float >= 0
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's squared residual.
 
     Returns
     -------
@@ -352,7 +445,8 @@ def rlsc(X, y, lam=1.0):
     x = cp.Variable(X.shape[0], name="x")
     lam = _scalar_param(lam, "lam", allow_zero=True)
     features = X.T @ x  # X'x: K x = X (X'x) and x'K x = ||X'x||^2
-    fit = cp.sum_squares(X @ features - np.asarray(y, dtype=float))
+    residual = X @ features - np.asarray(y, dtype=float)
+    fit = _squared_loss(residual, _sample_weight_param(sample_weight, X.shape[0]))
     return cp.Problem(cp.Minimize(fit + lam * cp.sum_squares(features)))
 
 

@@ -27,6 +27,15 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     ``u = 2 (y - X beta - beta0)``. Same as ``sklearn.linear_model.Lasso(alpha=lam / (2 n))``
     on the columns ``X_j / W_j`` (then ``beta_j = beta'_j / W_j``).
 
+    Sample weights: ``fit(X, y, sample_weight=s)`` minimises
+    ``sum_i s_i (y_i - x_i'beta - beta0)^2 + lam sum_j W_j |beta_j|``; an integer weight
+    is the same as repeating the row, a weight of 0 the same as dropping it. Peer:
+    ``Lasso(alpha=lam / (2 sum_i s_i))`` with the same ``sample_weight`` (scikit-learn
+    rescales the weights to sum to n and divides the loss by 2n). When n > 2 (d + 1)
+    the weighted problem is reduced exactly to an unweighted one on d + 1 rows (see
+    ``_solve_all``), which the exact path solves; otherwise the exact path, which is
+    unweighted, is left out of the default chain.
+
     Parameters
     ----------
     lam : float > 0, default=1.0
@@ -52,7 +61,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     path = staticmethod(lasso_path)
 
     def _build_problem(self, X, y):
-        return weighted_lasso(X, y)
+        return weighted_lasso(X, y, sample_weight=self._sample_weight)
 
     def _fit_xy(self, X, y):
         self._fit_penalised(X, y)
@@ -65,21 +74,33 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
         residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
         penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
-        self.objective_ = float(residual @ residual + penalty)
+        self.objective_ = float(self._weights_or_ones(y.size) @ residual**2 + penalty)
 
     def _certificate(self, X, y):
-        return lasso_certificate(X, y, self.coef_, self.intercept_, self.lam, self._kept_weights)
+        return lasso_certificate(
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self.lam,
+            self._kept_weights,
+            sample_weight=self._sample_weight,
+        )
 
     def _dual_vector(self, X, y):
-        """The dual point ``u = 2 (r - mean(r))`` of the residual r (004 eq. 3's dual)."""
+        """The dual point ``u = 2 s (r - mean_s(r))`` of the residual r (004 eq. 3's dual)."""
+        s = self._weights_or_ones(y.size)
         residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
-        return 2.0 * (residual - residual.mean())
+        return 2.0 * s * (residual - np.average(residual, weights=s))
 
     def _solve_all(self, X, y):
         """With n > 2 (d + 1), the formulation on a factor of the centred Gram matrix.
 
         A square root R of the (d + 1) x (d + 1) Gram matrix of the centred data
-        ``[Xc, yc]`` gives ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b.
+        ``[Xc, yc]`` gives ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b. With
+        sample weights s the data are centred at their s-weighted means and the rows
+        scaled by ``sqrt(s_i)`` (then ``sum_i s_i (yc_i - xc_i'b)^2 = ||r - R_X b||^2``),
+        so the problem on the factor is unweighted.
         :func:`solvers.formulations.weighted_lasso` (or the exact path, which heads the
         default chain) is solved on the 2 (d + 1) rows ``[R_X; -R_X] / sqrt(2)`` with
         targets ``[r; -r] / sqrt(2)``, whose column means are 0, so that its intercept
@@ -92,9 +113,15 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         if n <= 2 * (d + 1):
             self._solve(X, y)
             return
-        X_factor, y_factor = _least_squares_factor(X, y)
-        self._solve(X_factor, y_factor)
-        intercept = float(np.mean(y - np.asarray(X @ self.coef_).ravel()))
+        weights = self._sample_weight
+        X_factor, y_factor = _least_squares_factor(X, y, weights)
+        self._sample_weight = None  # the factor's problem is unweighted
+        try:
+            self._solve(X_factor, y_factor)
+        finally:
+            self._sample_weight = weights
+        offsets = y - np.asarray(X @ self.coef_).ravel()
+        intercept = float(np.average(offsets, weights=self._weights_or_ones(n)))
         self._extend(X, y, self.coef_, intercept)
         certificate = self._certify(X, y)
         if certificate.holds:
@@ -104,7 +131,13 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
 
     def _polish(self, X, y):
         refitted = refit_on_support(
-            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self.lam,
+            self._kept_weights,
+            sample_weight=self._sample_weight,
         )
         if refitted is not None:
             self._set_solution(X, y, *refitted)
@@ -118,6 +151,8 @@ class AdaptiveLasso(WeightedLasso):
     (``init="ridge"``), both with an unpenalised intercept. A feature with
     ``beta_init_j = 0`` (below 1e-10 of the largest ``|beta_init|``: round-off) has an
     infinite weight: its coefficient is fixed at 0 (it is left out of the problem).
+    With ``sample_weight`` the initial fit is weighted too (an integer weight is the
+    same as repeating the row throughout).
 
     Parameters
     ----------
@@ -158,14 +193,14 @@ class AdaptiveLasso(WeightedLasso):
 
     def _penalty_weights(self, X, y):
         lam = self.init_lam if self.init == "ridge" else 0.0
-        beta = np.abs(ridge_with_intercept(X, y, lam)[0])
+        beta = np.abs(ridge_with_intercept(X, y, lam, sample_weight=self._sample_weight)[0])
         beta[beta <= _ZERO_RTOL * beta.max(initial=0.0)] = 0.0  # round-off, not a coefficient
         with np.errstate(divide="ignore"):
             self.weights_ = beta**-self.gamma
         return self.weights_
 
 
-def _least_squares_factor(X, y):
+def _least_squares_factor(X, y, sample_weight=None):
     """Rows ``[R_X; -R_X] / sqrt(2)`` and targets ``[r; -r] / sqrt(2)``, R of the centred [X, y].
 
     ``R = sqrt(Lambda) Q'`` from the eigendecomposition ``Q Lambda Q'`` of the Gram
@@ -173,17 +208,23 @@ def _least_squares_factor(X, y):
     is not densified: its means are subtracted from the Gram matrix), so that
     ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b; stacking the factor with its
     negative makes every column mean 0, so an intercept fitted to these rows is 0.
+    With sample weights s: the s-weighted means and the Gram matrix ``[Xc, yc]'S [Xc, yc]``
+    (``sum_i s_i (yc_i - xc_i'b)^2 = ||r - R_X b||^2``).
     """
     y = np.asarray(y, dtype=float)
+    s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
     if sp.issparse(X):
-        means = np.asarray(X.mean(axis=0)).ravel()
+        means = np.asarray(X.T @ s).ravel() / s.sum()
         stacked = sp.hstack((X, sp.csr_matrix(y[:, None]))).tocsc()
-        centre = np.append(means, y.mean())
-        gram = (stacked.T @ stacked).toarray() - X.shape[0] * np.outer(centre, centre)
+        centre = np.append(means, np.average(y, weights=s))
+        gram = (stacked.T @ (sp.diags(s) @ stacked)).toarray()
+        gram -= s.sum() * np.outer(centre, centre)
     else:
         centred = np.empty((X.shape[0], X.shape[1] + 1))
-        np.subtract(X, X.mean(axis=0), out=centred[:, :-1])
-        np.subtract(y, y.mean(), out=centred[:, -1])
+        np.subtract(X, np.average(X, axis=0, weights=s), out=centred[:, :-1])
+        np.subtract(y, np.average(y, weights=s), out=centred[:, -1])
+        if sample_weight is not None:
+            centred *= np.sqrt(s)[:, None]
         gram = centred.T @ centred
     values, vectors = np.linalg.eigh(gram)
     R = np.sqrt(np.maximum(values, 0.0) / 2.0)[:, None] * vectors.T

@@ -5,7 +5,9 @@ regression in its primal form, RLSC in its dual form ``min_x ||Kx - y||^2 + lam 
 (K = XX', ``beta = X'x``). By default they use the closed form (``solver="svd"``,
 :func:`ridge_closed_form`), certified by :func:`solvers.certificates.ridge_certificate`;
 any CVXPY backend name solves the formulation instead, which the tests use to
-cross-check the two.
+cross-check the two. With sample weights s (``sum_i s_i (y_i - x_i'beta)^2``) the
+closed form runs on the rows ``sqrt(s_i) x_i`` and targets ``sqrt(s_i) y_i``
+(:func:`solvers.certificates.scale_rows`), which is the same problem without weights.
 """
 
 import numpy as np
@@ -15,13 +17,14 @@ from sklearn.utils._param_validation import StrOptions
 
 from ._base import (
     BACKEND_CONSTRAINTS,
+    CLASS_WEIGHT_CONSTRAINTS,
     NONNEGATIVE,
     POSITIVE,
     BinaryLinearClassifier,
     LinearRegressor,
 )
 from ._penalty import column_norms
-from .certificates import ridge_certificate
+from .certificates import ridge_certificate, scale_rows
 from .exceptions import SolverError
 from .formulations import ridge, rlsc
 
@@ -205,6 +208,9 @@ class SplitGram:
     def solve(self, rows, t, lam):
         """``(x_S, g)`` of the problem on the rows S (indices), targets ``t`` (length |S|).
 
+        ``lam`` is a number or one value per row of S: the diagonal added to ``K_SS``
+        (row weights ``1 / lam_i`` on the squared residuals, as the Newton method's).
+
         Raises
         ------
         numpy.linalg.LinAlgError
@@ -268,12 +274,15 @@ def _augmented_least_squares(A, y, lam):
 
     Solved by Householder QR with column pivoting (LAPACK ``gelsy``), which is
     backward stable column by column, so the answer is insensitive to column scales;
-    for lam = 0 and a rank-deficient A it is the minimum-norm solution.
+    for lam = 0 and a rank-deficient A it is the minimum-norm solution (singular
+    values below ``max(shape) * eps`` of the largest count as 0, NumPy's default: a
+    rank deficiency by rounding, as in centred data, must not add a null component).
     """
     d = A.shape[1]
     stacked = np.vstack((A, np.sqrt(lam) * np.eye(d)))
     rhs = np.concatenate((y, np.zeros(d)))
-    return sla.lstsq(stacked, rhs, lapack_driver="gelsy", check_finite=False)[0]
+    cond = max(stacked.shape) * np.finfo(float).eps
+    return sla.lstsq(stacked, rhs, cond=cond, lapack_driver="gelsy", check_finite=False)[0]
 
 
 def _qr_route(X, y, lam):
@@ -388,7 +397,7 @@ def ridge_closed_form(X, y, lam):
     )
 
 
-def ridge_with_intercept(X, y, lam):
+def ridge_with_intercept(X, y, lam, *, sample_weight=None):
     """Solve ``min_{b, b0} ||y - X b - b0||^2 + lam ||b||^2`` (intercept unpenalised).
 
     Ridge regression (002 sec. 3.4) on the centred data, ``b0 = mean(y - X b)``.
@@ -402,11 +411,18 @@ def ridge_with_intercept(X, y, lam):
     :func:`ridge_closed_form` runs on the explicitly centred (dense) data. lam = 0
     gives the minimum-norm least-squares solution.
 
+    With sample weights s (``sum_i s_i (y_i - x_i'b - b0)^2``), ``b0`` is the s-weighted
+    mean of ``y - X b`` and b is :func:`ridge_closed_form` of the data centred at their
+    s-weighted means with the rows scaled by ``sqrt(s_i)`` (dense: a sparse X is
+    densified).
+
     Parameters
     ----------
     X : array or sparse matrix of shape (n, d)
     y : array of shape (n,)
     lam : float >= 0
+    sample_weight : array of shape (n,), optional
+        ``s_i >= 0`` multiplying sample i's squared residual (default 1).
 
     Returns
     -------
@@ -419,6 +435,20 @@ def ridge_with_intercept(X, y, lam):
         When neither route gives a certified answer.
     """
     y = np.asarray(y, dtype=float)
+    if sample_weight is not None:
+        X = _dense(X)
+        mean = np.average(X, axis=0, weights=sample_weight)
+        offset = np.average(y, weights=sample_weight)
+        centred, target = scale_rows(X - mean, y - offset, sample_weight)
+        routes = [
+            ("cholesky", lambda: _cholesky_route(centred, target, lam, dual=False)),
+            ("qr", lambda: _qr_route(centred, target, lam)),
+        ]
+        _, beta, _, _ = _first_certified(
+            _minimum_norm_first(routes, X.shape, lam),
+            lambda beta: ridge_certificate(centred, target, beta, lam),
+        )
+        return beta, float(offset - mean @ beta)
     mean = np.asarray(X.mean(axis=0)).ravel()
     centred_y = y - y.mean()
 
@@ -429,11 +459,24 @@ def ridge_with_intercept(X, y, lam):
         fast = lambda: _cholesky_route(X, centred_y, lam, mean, dual=False)  # noqa: E731
     else:
         fast = lambda: _cholesky_route(X - mean, centred_y, lam, dual=False)  # noqa: E731
+    routes = [("cholesky", fast), ("qr", lambda: _qr_route(_dense(X) - mean, centred_y, lam))]
     _, beta, _, _ = _first_certified(
-        [("cholesky", fast), ("qr", lambda: _qr_route(_dense(X) - mean, centred_y, lam))],
+        _minimum_norm_first(routes, X.shape, lam),
         lambda beta: ridge_certificate(X, y - intercept(beta), beta, lam),
     )
     return beta, intercept(beta)
+
+
+def _minimum_norm_first(routes, shape, lam):
+    """The routes, the orthogonal one first for lam = 0 with fewer rows than columns.
+
+    Least squares with more columns than rows has many solutions; the certificate at
+    lam = 0 (the KKT violation) accepts any of them, but only the orthogonal route is
+    sure to give the minimum-norm one (the Cholesky route's centred Gram matrix is
+    singular there).
+    """
+    n, d = shape
+    return routes[::-1] if lam == 0 and d >= n else routes
 
 
 class _RidgeFit:
@@ -442,13 +485,20 @@ class _RidgeFit:
     _dpp_params = ("lam",)
 
     def _parameter_values(self, X, y):
-        return {"lam": self.lam}
+        values = {"lam": self.lam}
+        if self._weighted:
+            values["sample_weight"] = self._sample_weight
+        return values
 
     def _fit_ridge(self, X, y):
         if self.solver == CLOSED_FORM:
+            s = self._sample_weight
+            rows, targets = (X, y) if s is None else scale_rows(X, y, s)
             self.dual_coef_, self.coef_, self.certificate_, self.solve_attempts_ = (
-                ridge_closed_form(X, y, self.lam)
+                ridge_closed_form(rows, targets, self.lam)
             )
+            if s is not None:  # beta = (sqrt(S) X)'x = X'(sqrt(s) x)
+                self.dual_coef_ = np.sqrt(s) * self.dual_coef_
             self.dual_gap_ = self.certificate_.relative_gap
             self.backend_ = CLOSED_FORM
             self.intercept_ = 0.0
@@ -468,11 +518,11 @@ class _RidgeFit:
 
     def _certify(self, X, y):
         """The duality gap of ``coef_`` (:func:`solvers.certificates.ridge_certificate`)."""
-        return ridge_certificate(X, y, self.coef_, self.lam)
+        return ridge_certificate(X, y, self.coef_, self.lam, sample_weight=self._sample_weight)
 
     @property
     def objective_(self):
-        """The objective ``||y - X coef_||^2 + lam ||coef_||^2`` at the fitted coef_."""
+        """The objective ``sum_i s_i (y_i - x_i'coef_)^2 + lam ||coef_||^2`` (s = 1 unweighted)."""
         return self.certificate_.primal
 
 
@@ -491,10 +541,17 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
     ``w = X'x``, and the classifier is ``f(q) = q'X'x = q'w`` (eq. (3)); no intercept,
     as in the paper. Peer: ``RidgeClassifier(alpha=lam, fit_intercept=False)``.
 
+    Sample weights: ``fit(X, y, sample_weight=s)`` minimises
+    ``sum_i s_i (y_i - x_i'w)^2 + lam ||w||^2`` (the closed form on the rows scaled by
+    ``sqrt(s_i)``; ``dual_coef_`` is then an x with ``w = X'x``, 0 for a sample of weight
+    0); an integer weight is the same as repeating the row.
+
     Parameters
     ----------
     lam : float >= 0, default=1.0
         lam = 0 is least squares (minimum-norm solution).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
     solver : "svd", str or list of str, default="svd"
         "svd" for the closed form; otherwise a CVXPY backend or chain solving
         :func:`solvers.formulations.rlsc`.
@@ -515,15 +572,17 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
     classes_ : ndarray of shape (2,)
     """
 
-    _parameter_constraints = {"lam": [NONNEGATIVE], **_CONSTRAINTS}
+    _parameter_constraints = {"lam": [NONNEGATIVE], **CLASS_WEIGHT_CONSTRAINTS, **_CONSTRAINTS}
+    _dpp_params = ("lam", "class_weight")
 
-    def __init__(self, lam=1.0, *, solver="svd", solver_options=None):
+    def __init__(self, lam=1.0, *, class_weight=None, solver="svd", solver_options=None):
         self.lam = lam
+        self.class_weight = class_weight
         self.solver = solver
         self.solver_options = solver_options
 
     def _build_problem(self, X, y):
-        return rlsc(X, y)
+        return rlsc(X, y, sample_weight=self._sample_weight)
 
     def _fit_pm(self, X, y):
         self._fit_ridge(X, y)
@@ -535,7 +594,13 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     Primal: ``min_beta ||y - X beta||^2 + lam ||beta||^2``, ``beta = (X'X + lam I)^-1 X'y``.
     Dual: ``min_x ||K x - y||^2 + lam x'K x`` (K = XX'). Map: ``beta = X'x``. With a CVXPY
     backend the smaller form is built (dual when d > n). Peer:
-    ``sklearn.linear_model.Ridge(alpha=lam, fit_intercept=False)``.
+    ``sklearn.linear_model.Ridge(alpha=lam, fit_intercept=False)``, with
+    ``sample_weight`` too.
+
+    Sample weights: ``fit(X, y, sample_weight=s)`` minimises
+    ``sum_i s_i (y_i - x_i'beta)^2 + lam ||beta||^2`` (the closed form on the rows
+    scaled by ``sqrt(s_i)``); an integer weight is the same as repeating the row, a
+    weight of 0 the same as dropping it.
 
     Parameters
     ----------
@@ -563,7 +628,8 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
         self.solver_options = solver_options
 
     def _build_problem(self, X, y):
-        return ridge(X, y, form="dual" if X.shape[1] > X.shape[0] else "primal")
+        form = "dual" if X.shape[1] > X.shape[0] else "primal"
+        return ridge(X, y, form=form, sample_weight=self._sample_weight)
 
     def _fit_xy(self, X, y):
         self._fit_ridge(X, y)

@@ -4,6 +4,14 @@ Every estimator here exposes the multipliers ``alpha_`` of the margin constraint
 ``y_i (x_i'w + b) >= 1 - xi_i`` (the variable of the SVM dual, the constraint duals
 otherwise) and ``support_``, the indices with ``alpha_ > 0``: the support vectors
 :class:`solvers.SupportVectorSelector` runs a feature selector on.
+
+Every estimator takes ``sample_weight`` in ``fit`` and ``class_weight`` (as
+scikit-learn's SVC): sample i's loss is multiplied by ``s_i`` (times its class's
+weight), which bounds its multiplier by ``C s_i`` (2-norm SVMs) or ``s_i`` (1-norm
+SVM). Every internal solver takes the weights (the Newton method, polishing, the
+working sets of samples and of features, the closed form above lam_max) except the
+exact paths, which are unweighted: with weights, the default chain is the CVXPY
+backends'.
 """
 
 import numpy as np
@@ -14,6 +22,7 @@ from ._backends import DEFAULT_BACKENDS
 from ._base import (
     _WS_MAX_ROUNDS,
     BACKEND_CONSTRAINTS,
+    CLASS_WEIGHT_CONSTRAINTS,
     POSITIVE,
     BinaryLinearClassifier,
     WeightedL1Penalty,
@@ -74,14 +83,20 @@ class _SampleWorkingSet:
 
     def _solve_on_samples(self, X, y):
         n, d = X.shape
-        key = _fingerprint(X, y)
+        weights = self._sample_weight
+        key = _fingerprint(X, y, self._weights_or_ones(n))
         start = self.__dict__.get("_sample_working_set")
         if start is None or start[0] != key:
             working = _initial_samples(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
         else:
             working = start[1]
         for _ in range(_WS_MAX_ROUNDS):
-            self._solve(X[working], y[working])
+            if weights is not None:
+                self._sample_weight = weights[working]
+            try:
+                self._solve(X[working], y[working])
+            finally:
+                self._sample_weight = weights
             alpha = np.zeros(n)
             alpha[working] = self.alpha_
             certificate = self._lift_samples(X, y, alpha)
@@ -153,7 +168,7 @@ def _centre_dominant(X):
     return (X + offsets).asformat(X.format), shift
 
 
-def _c_plans(X, C, *, hinge):
+def _c_plans(X, C, *, hinge, sample_weight=None):
     """The problems to try, in order: ``(s, C_solved)`` with the data scaled by ``sqrt(s)``.
 
     ``1/2 ||w'||^2 + (C/s) sum_i loss(y_i (sqrt(s) x_i'w' + b))`` is the 2-norm SVM's
@@ -164,10 +179,13 @@ def _c_plans(X, C, *, hinge):
     ``a' in [0, 1]`` and objective values of order n. For the hinge with a huge C,
     first the problem at the largest moderate C: when no multiplier reaches that
     bound (separable data, the hard margin), no sample has slack and the solution
-    is the same for every larger C (the certificate at C decides).
+    is the same for every larger C (the certificate at C decides). With sample weights
+    s the size is that of the boxes ``C s_i``: C times the mean of ``s_i ||x_i||^2``.
     """
-    size = C * (X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))
-    size /= X.shape[0]
+    squares = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
+    squares = np.einsum("ij,ij->i", X, X) if squares is None else squares
+    s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
+    size = C * (s @ squares) / X.shape[0]
     if _C_RANGE[0] <= size <= _C_RANGE[1]:
         return [(1.0, C)]
     plans = [(float(C), 1.0)]
@@ -186,7 +204,7 @@ class _ScaledL2:
     def _fit_pm(self, X, y):
         centred, shift = _centre_dominant(X)
         hinge = getattr(self, "loss", "hinge") == "hinge"
-        plans = _c_plans(centred, self.C, hinge=hinge)
+        plans = _c_plans(centred, self.C, hinge=hinge, sample_weight=self._sample_weight)
         for k, (scale, C_solved) in enumerate(plans):
             self._C_solved = C_solved
             data = centred if scale == 1.0 else centred * np.sqrt(scale)
@@ -200,7 +218,8 @@ class _ScaledL2:
                 self._C_solved = self.C
             if (scale, C_solved) == (1.0, self.C):
                 break
-            if scale == 1.0 and self.alpha_.max(initial=0.0) >= (1 - 1e-6) * C_solved:
+            boxes = C_solved * self._weights_or_ones(y.size)
+            if scale == 1.0 and np.any(self.alpha_ >= (1 - 1e-6) * boxes):
                 continue  # a multiplier at the smaller bound: not the solution at C
             self.alpha_ = scale * self.alpha_
             self.coef_ = np.sqrt(scale) * self.coef_
@@ -247,13 +266,22 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     Map: ``w = X'Y a``; b is the multiplier of ``y'a = 0``; the support vectors are the
     points with ``a_i > 0``, the margin is ``1 / ||w||``. Built on the n x n Gram matrix
     when n <= d (see :func:`solvers.formulations.svm_dual`). Same model as
-    ``sklearn.svm.SVC(kernel="linear", C=C)``.
+    ``sklearn.svm.SVC(kernel="linear", C=C)``, with ``sample_weight`` and
+    ``class_weight`` too.
+
+    Sample weights: ``fit(X, y, sample_weight=s)`` minimises
+    ``1/2 ||w||^2 + C sum_i s_i max(0, 1 - y_i f_i)``, i.e. the box is
+    ``0 <= a_i <= C s_i``; an integer weight is the same as repeating the row, a
+    weight of 0 the same as dropping it (its ``alpha_`` is 0).
 
     Parameters
     ----------
     C : float > 0, default=1.0
-        Box constraint. A re-fit on the same data with a new C re-solves the compiled
-        problem.
+        Box constraint. A re-fit on the same data with a new C (or new sample
+        weights, positive on the same samples) re-solves the compiled problem.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``
+        (``"balanced"``: ``n_samples / (2 * count of the class)``).
     solver : str or list of str, optional
         CVXPY backend or fallback chain; default ``DEFAULT_BACKENDS["QP"]``.
     solver_options : dict, optional
@@ -278,19 +306,24 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     classes_ : ndarray of shape (2,)
     """
 
-    _parameter_constraints = {"C": [POSITIVE], **BACKEND_CONSTRAINTS}
-    _dpp_params = ("C",)
+    _parameter_constraints = {
+        "C": [POSITIVE],
+        **CLASS_WEIGHT_CONSTRAINTS,
+        **BACKEND_CONSTRAINTS,
+    }
+    _dpp_params = ("C", "class_weight")
 
-    def __init__(self, C=1.0, *, solver=None, solver_options=None):
+    def __init__(self, C=1.0, *, class_weight=None, solver=None, solver_options=None):
         self.C = C
+        self.class_weight = class_weight
         self.solver = solver
         self.solver_options = solver_options
 
     def _build_problem(self, X, y):
-        return svm_dual(X, y)
+        return svm_dual(X, y, sample_weight=self._sample_weight)
 
     def _parameter_values(self, X, y):
-        return {"C": self._C_solved}
+        return _box_values(self, "C")
 
     def _fit_scaled(self, X, y):
         if _many_samples(X):
@@ -302,18 +335,36 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
         self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
 
     def _read_solution(self, problem, X, y):
-        _read_dual(self, problem, X, y, upper=self._C_solved)
+        _read_dual(self, problem, X, y, upper=self._C_solved * self._weights_or_ones(y.size))
         self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
 
     def _certificate(self, X, y):
-        return svm_certificate(X, y, self.coef_, self.intercept_, self._C_solved, alpha=self.alpha_)
+        return svm_certificate(
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self._C_solved,
+            alpha=self.alpha_,
+            sample_weight=self._sample_weight,
+        )
 
     def _polish(self, X, y):
         _polish_l2(self, X, y, self._C_solved, squared=False)
 
 
+def _box_values(est, name):
+    """The Parameter values of the 2-norm SVM's C: ``name`` = C, or ``"C_s"`` = C s."""
+    if est._weighted:
+        return {"C_s": est._C_solved * est._sample_weight}
+    return {name: est._C_solved}
+
+
 def _read_dual(est, problem, X, y, upper):
-    """Set alpha_, support_, coef_ = X'Y a, intercept_, margin_ from a solved SVM dual."""
+    """Set alpha_, support_, coef_ = X'Y a, intercept_, margin_ from a solved SVM dual.
+
+    ``upper`` is the box of the multipliers (``C s_i``, or inf for the squared hinge).
+    """
     est.alpha_ = np.clip(problem.var_dict["alpha"].value, 0.0, upper)
     est.support_ = _support(est.alpha_)
     est.coef_ = np.asarray(X.T @ (y * est.alpha_)).ravel()
@@ -335,10 +386,18 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     when d > n.
     Peers: ``SVC(kernel="linear")`` (hinge) and ``LinearSVC(loss="squared_hinge")``.
 
+    Sample weights: ``fit(X, y, sample_weight=s)`` minimises
+    ``1/2 ||w||^2 + C sum_i s_i loss_i`` (the hinge dual's box is ``0 <= a_i <= C s_i``;
+    for the squared hinge ``a_i = 2 C s_i [1 - y_i f_i]_+``); an integer weight is the
+    same as repeating the row, a weight of 0 the same as dropping it. The Newton
+    backend takes the weights.
+
     Parameters
     ----------
     C : float > 0, default=1.0
     loss : {"hinge", "squared_hinge"}, default="hinge"
+    class_weight : dict, "balanced" or None, default=None
+        As in :class:`SVMDual`.
     solver, solver_options
         As in :class:`SVMDual`.
 
@@ -353,25 +412,31 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     _parameter_constraints = {
         "C": [POSITIVE],
         "loss": [StrOptions({"hinge", "squared_hinge"})],
+        **CLASS_WEIGHT_CONSTRAINTS,
         **BACKEND_CONSTRAINTS,
     }
-    _dpp_params = ("C",)
+    _dpp_params = ("C", "class_weight")
 
-    def __init__(self, C=1.0, *, loss="hinge", solver=None, solver_options=None):
+    def __init__(
+        self, C=1.0, *, loss="hinge", class_weight=None, solver=None, solver_options=None
+    ):
         self.C = C
         self.loss = loss
+        self.class_weight = class_weight
         self.solver = solver
         self.solver_options = solver_options
 
     def _build_problem(self, X, y):
         if _use_dual(X):
-            return svm_dual(X, y, loss=self.loss)
-        return svm_primal(X, y, loss=self.loss)
+            return svm_dual(X, y, loss=self.loss, sample_weight=self._sample_weight)
+        return svm_primal(X, y, loss=self.loss, sample_weight=self._sample_weight)
 
     def _parameter_values(self, X, y):
         if _use_dual(X) and self.loss == "squared_hinge":
+            if self._weighted:
+                return {"inv_2C_s": 0.5 / (self._C_solved * self._sample_weight)}
             return {"inv_2C": 0.5 / self._C_solved}
-        return {"C": self._C_solved}
+        return _box_values(self, "C")
 
     def _fit_scaled(self, X, y):
         if _many_samples(X) and not self._newton_first(X):
@@ -398,9 +463,11 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
             return {}
 
         def newton():
-            C = self._C_solved
-            self.coef_, self.intercept_ = squared_hinge_newton(X, y, C)
-            self.alpha_ = 2.0 * C * _hinge(X, y, self.coef_, self.intercept_)
+            C, s = self._C_solved, self._sample_weight
+            self.coef_, self.intercept_ = squared_hinge_newton(X, y, C, s)
+            self.alpha_ = 2.0 * C * self._weights_or_ones(y.size) * _hinge(
+                X, y, self.coef_, self.intercept_
+            )
             self.support_ = _support(self.alpha_)
             self.margin_ = _margin(self.coef_)
             self._set_full_objective(X, y)
@@ -408,29 +475,32 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
         return {"NEWTON": newton}
 
     def _set_full_objective(self, X, y):
-        losses = _hinge(X, y, self.coef_, self.intercept_)
-        total = losses @ losses if self.loss == "squared_hinge" else losses.sum()
-        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + self._C_solved * total)
+        self.objective_ = _l2_objective(self, X, y, self.loss == "squared_hinge")
 
     def _read_solution(self, problem, X, y):
         squared = self.loss == "squared_hinge"
-        C = self._C_solved
+        C, s = self._C_solved, self._weights_or_ones(y.size)
         if _use_dual(X):
-            _read_dual(self, problem, X, y, upper=np.inf if squared else C)
+            _read_dual(self, problem, X, y, upper=np.inf if squared else C * s)
             # The dual value (the primal optimum): evaluating the primal at w = X'Ya
             # would amplify the solver's tolerance on the margins.
-            ridge = self.alpha_ @ self.alpha_ / (4 * C) if squared else 0.0
+            ridge = self.alpha_ @ (self.alpha_ / s) / (4 * C) if squared else 0.0
             self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)
             return
         _read_primal(self, problem)
         self.margin_ = _margin(self.coef_)
-        losses = _hinge(X, y, self.coef_, self.intercept_)
-        total = losses @ losses if squared else losses.sum()
-        self.objective_ = float(0.5 * self.coef_ @ self.coef_ + C * total)
+        self.objective_ = _l2_objective(self, X, y, squared)
 
     def _certificate(self, X, y):
         return svm_certificate(
-            X, y, self.coef_, self.intercept_, self._C_solved, loss=self.loss, alpha=self.alpha_
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self._C_solved,
+            loss=self.loss,
+            alpha=self.alpha_,
+            sample_weight=self._sample_weight,
         )
 
     def _polish(self, X, y):
@@ -439,16 +509,23 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
 
 def _polish_l2(est, X, y, C, *, squared):
     """The exact KKT solution on the backend's support-vector pattern, else a better intercept."""
-    refitted = refit_svm_dual(X, y, est.alpha_, C, squared=squared)
+    s = est._sample_weight
+    refitted = refit_svm_dual(X, y, est.alpha_, C, squared=squared, sample_weight=s)
     if refitted is None:
-        est.intercept_ = hinge_intercept(np.asarray(X @ est.coef_).ravel(), y, squared=squared)
+        offsets = np.asarray(X @ est.coef_).ravel()
+        est.intercept_ = hinge_intercept(offsets, y, squared=squared, sample_weight=s)
         return
     est.alpha_, est.coef_, est.intercept_ = refitted
     est.support_ = _support(est.alpha_)
     est.margin_ = _margin(est.coef_)
-    slack = np.maximum(0.0, 1.0 - y * (np.asarray(X @ est.coef_).ravel() + est.intercept_))
-    total = slack @ slack if squared else slack.sum()
-    est.objective_ = float(0.5 * est.coef_ @ est.coef_ + C * total)
+    est.objective_ = _l2_objective(est, X, y, squared)
+
+
+def _l2_objective(est, X, y, squared):
+    """``1/2 ||w||^2 + C sum_i s_i loss_i`` at the fitted (coef_, intercept_)."""
+    losses = _hinge(X, y, est.coef_, est.intercept_)
+    total = est._weights_or_ones(y.size) @ (losses * losses if squared else losses)
+    return float(0.5 * est.coef_ @ est.coef_ + est._C_solved * total)
 
 
 def _use_dual(X):
@@ -474,6 +551,21 @@ def _read_primal(est, problem):
 class _WeightedL1SVM(_SampleWorkingSet, WeightedL1Penalty, BinaryLinearClassifier):
     """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
 
+    _parameter_constraints = {
+        **WeightedL1Penalty._parameter_constraints,
+        **CLASS_WEIGHT_CONSTRAINTS,
+    }
+    _dpp_params = ("lam", "weights", "class_weight")
+
+    def __init__(
+        self, lam=1.0, *, weights=None, class_weight=None, solver=None, solver_options=None
+    ):
+        self.lam = lam
+        self.weights = weights
+        self.class_weight = class_weight
+        self.solver = solver
+        self.solver_options = solver_options
+
     def _fit_pm(self, X, y):
         self._fit_penalised(X, y)
 
@@ -493,7 +585,8 @@ class _WeightedL1SVM(_SampleWorkingSet, WeightedL1Penalty, BinaryLinearClassifie
     def _set_objective(self, X, y):
         losses = _hinge(X, y, self.coef_, self.intercept_)
         penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
-        self.objective_ = float((losses**2 if self._squared else losses).sum() + penalty)
+        total = self._weights_or_ones(y.size) @ (losses**2 if self._squared else losses)
+        self.objective_ = float(total + penalty)
 
 
 class L1SVM(_WeightedL1SVM):
@@ -505,6 +598,12 @@ class L1SVM(_WeightedL1SVM):
     ``alpha_`` holds a. Sparse in w: the features with ``coef_ != 0`` are selected.
     Peer: ``scipy.optimize.linprog(method="highs")`` on the same LP.
 
+    Sample weights: ``fit(X, y, sample_weight=s)`` minimises
+    ``sum_i s_i max(0, 1 - y_i f_i) + lam sum_j W_j |w_j|`` (the dual's box is
+    ``0 <= a_i <= s_i``); an integer weight is the same as repeating the row, a weight
+    of 0 the same as dropping it. The exact path (``"HOMOTOPY"``) is unweighted: with
+    weights the chain is the CVXPY backends'.
+
     Parameters
     ----------
     lam : float > 0, default=1.0
@@ -512,6 +611,8 @@ class L1SVM(_WeightedL1SVM):
         Nonnegative penalty weights W (default 1). Changing lam or weights and
         re-fitting on the same data re-solves the compiled problem (one DPP Parameter
         ``lam_w = lam * weights``).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
     solver, solver_options
         As in :class:`SVMDual`; default chain ``DEFAULT_BACKENDS["LP"]``.
 
@@ -527,22 +628,31 @@ class L1SVM(_WeightedL1SVM):
     path = staticmethod(l1_svm_path)
 
     def _build_problem(self, X, y):
-        return l1_svm(X, y)
+        return l1_svm(X, y, sample_weight=self._sample_weight)
 
     def _set_solution(self, X, y, coef, intercept):
         self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
+        s = self._sample_weight
         alpha = _l1_svm_margin_multipliers(
-            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights
+            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, s
         )
         if alpha is None:  # not optimal: the certificate will say so
-            alpha = (_hinge(X, y, self.coef_, self.intercept_) > 0).astype(float)
+            inside = _hinge(X, y, self.coef_, self.intercept_) > 0
+            alpha = self._weights_or_ones(y.size) * inside
         self.alpha_ = alpha
         self.support_ = _support(self.alpha_)
         self._set_objective(X, y)
 
     def _certificate(self, X, y):
         return l1_svm_certificate(
-            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, alpha=self.alpha_
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self.lam,
+            self._kept_weights,
+            alpha=self.alpha_,
+            sample_weight=self._sample_weight,
         )
 
     def _dual_vector(self, X, y):
@@ -556,7 +666,8 @@ class L1SVM(_WeightedL1SVM):
 
     def _polish(self, X, y):
         offsets = np.asarray(X @ self.coef_).ravel()
-        self._set_solution(X, y, self.coef_, hinge_intercept(offsets, y, squared=False))
+        intercept = hinge_intercept(offsets, y, squared=False, sample_weight=self._sample_weight)
+        self._set_solution(X, y, self.coef_, intercept)
 
 
 class SVM2(_WeightedL1SVM):
@@ -569,11 +680,19 @@ class SVM2(_WeightedL1SVM):
     objective is ``||w||_1 + C sum_i loss_i`` = (this objective) / lam when the
     intercept is unpenalised.
 
+    Sample weights: ``fit(X, y, sample_weight=s)`` minimises
+    ``sum_i s_i max(0, 1 - y_i f_i)^2 + lam sum_j W_j |w_j|`` (``a_i = 2 s_i [.]_+``);
+    an integer weight is the same as repeating the row, a weight of 0 the same as
+    dropping it. The exact path (``"HOMOTOPY"``) is unweighted: with weights the chain
+    is the CVXPY backends'.
+
     Parameters
     ----------
     lam : float > 0, default=1.0
     weights : array of shape (n_features,), optional
         Nonnegative penalty weights W (default 1; 004 eq. (5) with weights).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
     solver, solver_options
         As in :class:`SVMDual`; default chain ``DEFAULT_BACKENDS["QP"]``.
 
@@ -589,24 +708,43 @@ class SVM2(_WeightedL1SVM):
     path = staticmethod(svm2_path)
 
     def _build_problem(self, X, y):
-        return svm2(X, y)
+        return svm2(X, y, sample_weight=self._sample_weight)
 
     def _set_solution(self, X, y, coef, intercept):
         self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
-        self.alpha_ = 2.0 * _hinge(X, y, self.coef_, self.intercept_)  # a = 2 [1 - y f]_+
+        self.alpha_ = self._multipliers(X, y)
         self.support_ = _support(self.alpha_)
         self._set_objective(X, y)
 
+    def _multipliers(self, X, y):
+        """``a = 2 s [1 - y f]_+`` (004 eq. 7's KKT map, s the sample weights)."""
+        return 2.0 * self._weights_or_ones(y.size) * _hinge(X, y, self.coef_, self.intercept_)
+
     def _certificate(self, X, y):
-        return svm2_certificate(X, y, self.coef_, self.intercept_, self.lam, self._kept_weights)
+        return svm2_certificate(
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self.lam,
+            self._kept_weights,
+            sample_weight=self._sample_weight,
+        )
 
     def _dual_vector(self, X, y):
-        """``Y a`` with ``a = 2 [1 - y_i f_i]_+`` (004 eq. 7's dual)."""
-        return y * 2.0 * _hinge(X, y, self.coef_, self.intercept_)
+        """``Y a`` with ``a = 2 s [1 - y_i f_i]_+`` (004 eq. 7's dual)."""
+        return y * self._multipliers(X, y)
 
     def _polish(self, X, y):
         refitted = refit_on_support(
-            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, rows="margin"
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self.lam,
+            self._kept_weights,
+            rows="margin",
+            sample_weight=self._sample_weight,
         )
         if refitted is not None:
             self._set_solution(X, y, *refitted)
