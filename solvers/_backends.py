@@ -10,6 +10,8 @@ lists each attempt (backend, status, message, certificate) and what to try next
 """
 
 import functools
+import os
+import sys
 import time
 import warnings
 
@@ -295,8 +297,37 @@ def _first_line(exc):
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+@functools.cache
+def _silence_highs_banner():
+    """Build the process's first ``highspy.Highs`` with stdout pointed at /dev/null.
+
+    HiGHS prints its banner to the C-level stdout once per process, when the first
+    ``highspy.Highs`` is built (CVXPY builds one per solve); a fit must print
+    nothing, so the first one is built here, quietly.
+    """
+    try:
+        import highspy
+    except ImportError:  # HiGHS is not installed: the chain skips it
+        return
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no stdout to protect
+        highspy.Highs()
+        return
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def _run_cvxpy(problem, name, kwargs):
     """One CVXPY attempt; an exception inside the backend becomes the status "error"."""
+    if name == "HIGHS":
+        _silence_highs_banner()
     try:
         with warnings.catch_warnings():
             # An inaccurate solve is reported through the status (and SolverError).

@@ -197,3 +197,20 @@ def test_solver_key_in_solver_options_is_a_clear_error(ionosphere):
     X, y = ionosphere
     with pytest.raises(ValueError, match="solver_options must not contain 'solver'"):
         L1SVM(solver="HIGHS", solver_options={"solver": "ipm"}).fit(X, y)
+
+
+def test_a_fit_prints_nothing_even_the_highs_banner():
+    # HiGHS prints its banner from C once per process: only a fresh process shows it.
+    import subprocess
+    import sys
+
+    code = (
+        "from solvers import L1SVM\n"
+        "from sparsify.datasets import load_ionosphere\n"
+        "X, y = load_ionosphere()\n"
+        "L1SVM(lam=1.0, solver='HIGHS').fit(X, y)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert result.stdout == ""
