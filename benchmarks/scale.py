@@ -17,14 +17,12 @@ it is also computed into one CSR matrix and the in-memory functions are timed
 on it, in the same run.
 
 Run: ``python -m benchmarks.scale [--quick] [--threads 1]``. Each time is one
-run (on a fresh cluster, whose workers were forked with the libraries already
-imported); ``--threads 1`` (BLAS threads of the client and of the workers)
-gives stable times on a loaded machine.
+run on a fresh cluster (its start is not timed); ``--threads 1`` (BLAS threads
+of the client and of the workers) gives stable times on a loaded machine.
 """
 
 import resource
 
-import dask
 import dask.array as da
 import numpy as np
 import psutil
@@ -63,22 +61,29 @@ def _peak_rss():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
 
 
+def _limit_blas(threads):
+    threadpool_limits(threads)  # kept for the worker's life
+
+
 def _rss():
     return psutil.Process().memory_info().rss
 
 
-def on_cluster(n_workers, fn):
+def on_cluster(n_workers, fn, args_threads=None):
     """(fn(), start RSS, peak RSS per worker) on a fresh LocalCluster of n_workers processes."""
-    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
-        cluster = LocalCluster(
-            n_workers=n_workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-            worker_dashboard_address="127.0.0.1:0",
-        )
+    # Workers are spawned (not forked: a fork inherits the client's thread pools without
+    # their threads, and a worker hangs on its first large transfer).
+    cluster = LocalCluster(
+        n_workers=n_workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        worker_dashboard_address="127.0.0.1:0",
+    )
     with cluster, Client(cluster) as client:
+        if args_threads is not None:  # spawned workers start with all BLAS threads
+            client.run(_limit_blas, args_threads)
         start = max(client.run(_rss).values())
         result = fn()
         peak = max(client.run(_peak_rss).values())
@@ -95,7 +100,7 @@ def main(argv=None):
         "--in-memory-max", type=int, default=10**5, help="largest n also run in memory"
     )
     args = parser.parse_args(argv)
-    with threadpool_limits(args.threads):  # forked workers inherit the limit
+    with threadpool_limits(args.threads):
         run(QUICK if args.quick else FULL, args)
 
 
@@ -122,7 +127,7 @@ def run(cfg, args):
                 del X_mem
             for workers in WORKERS:
                 (seconds, _), start, peak = on_cluster(
-                    workers, lambda X=X, task=task: timed(lambda: task(X))
+                    workers, lambda X=X, task=task: timed(lambda: task(X)), args.threads
                 )
                 print(
                     f"| {name} | {n:.0e} | {_mib(nbytes)} | {workers} | "
