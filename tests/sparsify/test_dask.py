@@ -244,10 +244,15 @@ def test_library_works_without_dask():
 
 @pytest.fixture
 def process_cluster(tmp_path):
-    """Two worker processes (forked: about 0.5 s to start), on localhost only."""
+    """Two worker processes (forked: about 0.5 s to start), on localhost only.
+
+    A forked worker inherits this process's thread pools without their threads,
+    so it must not offload (de)serialization to one (it would wait forever).
+    """
     import dask
 
-    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
+    fork = {"distributed.worker.multiprocessing-method": "fork", "distributed.comm.offload": False}
+    with dask.config.set(fork):  # also for the nanny's restart of a killed worker
         cluster = distributed.LocalCluster(
             n_workers=2,
             threads_per_worker=1,
@@ -257,9 +262,8 @@ def process_cluster(tmp_path):
             worker_dashboard_address="127.0.0.1:0",
             local_directory=tmp_path,
         )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+        with cluster, distributed.Client(cluster) as c:
+            yield c
 
 
 def test_a_worker_killed_mid_run_is_recovered_from(process_cluster, monkeypatch):
