@@ -559,6 +559,8 @@ class WeightedL1Penalty:
     def _starts_with_path(self, X):
         """Whether the chain's first backend is the exact path."""
         chain = self._chain(X)
+        if not chain:  # None: the default chain of the CVXPY backends
+            return False
         first = chain if isinstance(chain, str) else chain[0]
         return first.upper() == "HOMOTOPY"
 
