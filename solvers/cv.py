@@ -290,8 +290,17 @@ _DOC_PARAMETERS = """
     estimator_ : {estimator}
         The final fit on all the data at ``lam_``.
     coef_, intercept_, objective_, certificate_, dual_gap_
-        Those of ``estimator_`` (its optimality certificate).
+        Those of ``estimator_`` (its optimality certificate).{classes}
+
+    See Also
+    --------
+    solvers.path.Path.select : lam on one validation set, from one path.
     """
+
+
+_CLASSES = """
+    classes_ : ndarray of shape (2,)
+        The two labels; ``classes_[1]`` where the decision is positive."""
 
 
 class WeightedLassoCV(_PathCV, LinearRegressor):
@@ -305,7 +314,9 @@ class WeightedLassoCV(_PathCV, LinearRegressor):
     ``LassoCV``/``LassoLarsCV`` with ``alpha = lam / (2 n)`` and
     ``scoring="neg_mean_squared_error"``, plus penalty weights.
     """
-        + _DOC_PARAMETERS.format(fold_kind="KFold", default_score="R^2", estimator="WeightedLasso")
+        + _DOC_PARAMETERS.format(
+            fold_kind="KFold", default_score="R^2", estimator="WeightedLasso", classes=""
+        )
         + """
     Examples
     --------
@@ -322,39 +333,33 @@ class WeightedLassoCV(_PathCV, LinearRegressor):
 
 
 class L1SVMCV(_PathCV, BinaryLinearClassifier):
-    __doc__ = (
-        """The 1-norm SVM (004 eq. 6) with lam chosen by K-fold CV on exact paths.
+    __doc__ = """The 1-norm SVM (004 eq. 6) with lam chosen by K-fold CV on exact paths.
 
     Each fold's `solvers.path.l1_svm_path` is constant in lam between breakpoints, so
     the CV curve is piecewise constant and the grid (the folds' breakpoints and a
     point between each two) finds its best lam exactly (module docstring); `L1SVM` is
     refitted on all the data. Labels: any two values.
-    """
-        + _DOC_PARAMETERS.format(
-            fold_kind="StratifiedKFold", default_score="accuracy", estimator="L1SVM"
-        )
-        + """
-    classes_ : ndarray of shape (2,)
-    """
+    """ + _DOC_PARAMETERS.format(
+        fold_kind="StratifiedKFold",
+        default_score="accuracy",
+        estimator="L1SVM",
+        classes=_CLASSES,
     )
 
     _estimator_class = L1SVM
 
 
 class SVM2CV(_PathCV, BinaryLinearClassifier):
-    __doc__ = (
-        """SVM2 (004 eq. 7) with lam chosen by K-fold CV on exact paths (Rosset & Zhu 2007).
+    __doc__ = """SVM2 (004 eq. 7) with lam chosen by K-fold CV on exact paths (Rosset & Zhu 2007).
 
     Each fold's `solvers.path.svm2_path` gives its model at every lam; the CV curve is
     evaluated at the union of the folds' breakpoints (module docstring) and `SVM2` is
     refitted on all the data. Labels: any two values.
-    """
-        + _DOC_PARAMETERS.format(
-            fold_kind="StratifiedKFold", default_score="accuracy", estimator="SVM2"
-        )
-        + """
-    classes_ : ndarray of shape (2,)
-    """
+    """ + _DOC_PARAMETERS.format(
+        fold_kind="StratifiedKFold",
+        default_score="accuracy",
+        estimator="SVM2",
+        classes=_CLASSES,
     )
 
     _estimator_class = SVM2
