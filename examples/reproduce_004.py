@@ -38,6 +38,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from joblib import Parallel, delayed  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 from tqdm.auto import tqdm  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -556,7 +557,8 @@ def plot_error_vs_q(results, base, q_values, paper, path):
             curves[f"004: {method}"] = (
                 q_values, [paper[q][i][0] for q in q_values], [0.0] * len(q_values)
             )  # fmt: skip
-    title = f"004 Table {1 if base == 'svm2' else 2}: {BASE_NAMES[base]} on the orange data"
+    table = 1 if base == "svm2" else 2
+    title = f"004 Table {table}: {BASE_NAMES[base]} on the orange data, error in %"
     return plot_error_vs_r(curves, path, title=title, xlabel="q (noise variables)")
 
 
@@ -573,9 +575,12 @@ def plot_rs_weights(panels, path):
                    label="+inf (never selected)")  # fmt: skip
         ax.set_yscale("log")
         ax.set(title=title, xlabel="feature", ylabel="RS weight W = 1 / V")
-        if truth is not None and len(truth):
-            ax.bar([], [], color="tab:red", label="true features")
-        ax.legend(fontsize="small")
+        handles, _ = ax.get_legend_handles_labels()
+        has_truth = truth is not None and len(truth) > 0
+        handles.append(Patch(color="tab:blue", label="other features" if has_truth else "features"))
+        if has_truth:
+            handles.append(Patch(color="tab:red", label="true features"))
+        ax.legend(handles=handles, fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -755,6 +760,23 @@ Where our numbers differ from 004's, these differences of setup are the first su
   exactly as described; compare the order of the methods there, not the levels."""
 
 
+#: In docs/reproduce_004.md, the hand-written discussion of a run starts at this line; a
+#: new run rewrites everything above it and keeps the discussion.
+DISCUSSION_MARKER = "<!-- discussion: hand-written, kept when the tables are regenerated -->"
+
+
+def write_doc(path, text):
+    """Write the generated tables to ``path``, keeping its discussion (from the marker on)."""
+    kept = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            old = fh.read()
+        if DISCUSSION_MARKER in old:
+            kept = old[old.index(DISCUSSION_MARKER) :]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text + ("\n" + kept if kept else ""))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, 1-2 repetitions")
@@ -815,8 +837,7 @@ def main(argv=None):
     for path in figures:
         print(f"wrote {path}")
     if doc:
-        with open(doc, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_doc(doc, text)
         print(f"wrote {doc}")
     return {"results": results, "config": config, "markdown": text, "figures": figures}
 

@@ -119,3 +119,13 @@ def test_transcribed_tables_agree_with_the_papers_text():
         assert all(0 < p < 1 for p in ppss)
     for row in reproduce_004.PAPER_TABLE4.values():
         assert row[0] == min(row)
+
+
+def test_a_new_run_keeps_the_hand_written_discussion(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("old tables\n" + reproduce_004.DISCUSSION_MARKER + "\nour notes\n")
+    reproduce_004.write_doc(doc, "new tables\n")
+    assert doc.read_text() == "new tables\n\n" + reproduce_004.DISCUSSION_MARKER + "\nour notes\n"
+    plain = tmp_path / "plain.md"
+    reproduce_004.write_doc(plain, "tables\n")
+    assert plain.read_text() == "tables\n"
