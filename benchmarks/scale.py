@@ -10,8 +10,8 @@ worker processes (one thread each):
 
 The corpus is generated chunk by chunk on the workers (10^4 documents a chunk)
 and never held whole anywhere. Peak memory per worker is the largest resident
-set size (``ru_maxrss``) of the worker processes, each cluster started fresh
-for each size; "start" is a worker's resident size before the run (the
+set size of the worker processes, sampled every 20 ms, each cluster started
+fresh for each size; "start" is a worker's resident size before the run (the
 imported libraries). Where the corpus is small enough (n <= --in-memory-max)
 it is also computed into one CSR matrix and the in-memory functions are timed
 on it, in the same run.
@@ -21,7 +21,8 @@ run on a fresh cluster (its start is not timed); ``--threads 1`` (BLAS threads
 of the client and of the workers) gives stable times on a loaded machine.
 """
 
-import resource
+import threading
+import time
 
 import dask.array as da
 import numpy as np
@@ -57,8 +58,27 @@ def corpus(n, d, chunk):
     )
 
 
+_PEAK = {"rss": 0}
+
+
+def _watch_rss(period=0.02):
+    """Start a thread that keeps this worker's largest resident set size in _PEAK.
+
+    (``ru_maxrss`` would not do: a spawned worker inherits the high-water mark
+    of the process it was forked from before its exec.)
+    """
+
+    def watch():
+        process = psutil.Process()
+        while True:
+            _PEAK["rss"] = max(_PEAK["rss"], process.memory_info().rss)
+            time.sleep(period)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _peak_rss():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+    return max(_PEAK["rss"], _rss())
 
 
 def _limit_blas(threads):
@@ -85,6 +105,7 @@ def on_cluster(n_workers, fn, args_threads=None):
         if args_threads is not None:  # spawned workers start with all BLAS threads
             client.run(_limit_blas, args_threads)
         start = max(client.run(_rss).values())
+        client.run(_watch_rss)
         result = fn()
         peak = max(client.run(_peak_rss).values())
     return result, start, peak
