@@ -6,8 +6,14 @@ number of features to keep is ``n_features``: for the deterministic rankers the
 size of the subset, for the samplers the paper's r (the number of i.i.d. trials,
 or the bound on the expected size for ``method="bernoulli"``), for BSS the
 number of iterations r > ell.
+
+The rankers (DocFreqSelector, InfoGainSelector) keep the features of highest
+score and expose the scores as ``scores_``, as scikit-learn's SelectKBest does.
+``transform`` warns, as scikit-learn's selectors do, when no feature was
+selected (a Bernoulli sampler with a small r may keep none).
 """
 
+import warnings
 from functools import partial
 from numbers import Integral, Real
 
@@ -54,8 +60,9 @@ _RANDOM_STATE = [
     np.random.Generator,
     np.random.RandomState,
 ]
-# With neither n_features nor epsilon, the theorem-driven selectors use this accuracy.
-_DEFAULT_EPSILON = 0.5
+# With neither n_features nor epsilon, the theorem-driven selectors take r = this multiple
+# of ell: then Lemma 1 of 000 keeps every eigenvalue of V'RR'V in [(1 - 1/2)^2, (1 + 1/2)^2].
+_RANK_MULTIPLE = 4
 # The Gaussian sketch G is drawn by blocks of this many samples (columns of G), each from
 # its own stream, so that it does not depend on how the samples are split into chunks.
 _SKETCH_BLOCK = 4096
@@ -95,6 +102,14 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
     def transform(self, X):
         """Return ``X R``: the selected columns, rescaled, in the order picked."""
         check_is_fitted(self)
+        if self.selection_.n_selected == 0:
+            warnings.warn(
+                "No features were selected: the selection is empty (a Bernoulli sampler "
+                "with a small n_features may keep none); transform returns no columns. "
+                "Use a larger n_features or another random_state.",
+                UserWarning,
+                stacklevel=2,
+            )
         return self.selection_.apply(self._check_input(X, reset=False))
 
     def _check_input(self, X, *, reset):
@@ -153,7 +168,12 @@ class _TheoremSelector(_BaseSelector):
 
     _parameter_constraints = {**_BaseSelector._parameter_constraints, "epsilon": _EPSILON}
 
-    def _n_trials(self, ell, formula):
+    def _n_trials(self, ell, d, formula):
+        """r: n_features if given, else the theorem's r for epsilon, else 4 ell.
+
+        Warns when the theorem's r exceeds the number of features d: the
+        guarantee then asks for (nearly) every feature.
+        """
         if self.n_features is not None and self.epsilon is not None:
             raise ValueError(
                 "give either n_features or epsilon, not both "
@@ -161,8 +181,18 @@ class _TheoremSelector(_BaseSelector):
             )
         if self.n_features is not None:
             return self.n_features
-        eps = _DEFAULT_EPSILON if self.epsilon is None else self.epsilon
-        return formula(eps, ell)
+        if self.epsilon is None:
+            return _RANK_MULTIPLE * ell
+        r = formula(self.epsilon, ell)
+        if r > d:
+            warnings.warn(
+                f"epsilon={self.epsilon} asks for r={r} (ell={ell}), the r of the guarantee, "
+                f"which exceeds the number of features d={d}: every feature, or nearly every "
+                "one, is kept. Use a larger epsilon, or n_features for a given number.",
+                UserWarning,
+                stacklevel=5,
+            )
+        return r
 
 
 class BSSSelector(_TheoremSelector):
@@ -173,11 +203,14 @@ class BSSSelector(_TheoremSelector):
     n_features : int, optional
         Number of BSS iterations r > ell (ell = rank(X), or k). Features are
         distinct; with r > d some are picked again and merged, so at most
-        min(r, d) columns are kept.
+        min(r, d) columns are kept. With neither n_features nor epsilon,
+        r = 4 ell: Lemma 1 of 000 (`sparsify.bss_bounds`) then keeps every
+        eigenvalue of ``V' R R' V`` in [0.25, 2.25].
     epsilon : float in (0, 1), optional
-        Accuracy; r = ceil(36 ell / epsilon^2) (001 Theorem 1-2, see
-        `sparsify.theory.bss_features`). Used when n_features is None; giving both
-        raises ValueError. With neither, epsilon = 0.5.
+        Accuracy: r = ceil(36 ell / epsilon^2), the r of 001 Theorems 1-2 (see
+        `sparsify.theory.bss_features`); e.g. epsilon=0.5 gives r = 144 ell,
+        often more than d (a UserWarning then says that every feature is
+        kept). Used when n_features is None; giving both raises ValueError.
     k : int, optional
         Use the top-k right singular vectors (ell = k) instead of all rank(X).
     gamma : float, default=0.01
@@ -209,7 +242,7 @@ class BSSSelector(_TheoremSelector):
     def _bss(self, V, ell_is):
         """BSS on V with r = n_features, or r from epsilon (001 Theorem 1)."""
         ell = V.shape[1]
-        r = self._n_trials(ell, bss_features)
+        r = self._n_trials(ell, V.shape[0], bss_features)
         if r <= ell:
             raise ValueError(
                 f"n_features={r} must exceed ell={ell} ({ell_is}): BSS needs r > ell. "
@@ -316,11 +349,15 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
     ----------
     n_features : int, optional
         r: the number of i.i.d. trials (``method="iid"``) or the bound on the
-        expected number of kept features (``method="bernoulli"``).
+        expected number of kept features (``method="bernoulli"``). With neither
+        n_features nor epsilon, r = 4 ell (ell = rank(X), or k), as in
+        `BSSSelector`.
     epsilon : float in (0, 1), optional
-        Accuracy; r = ceil(36 ell / eps^2 ln(ell / (eps^2 sqrt(0.01)))) (001
-        Lemma 2, see `sparsify.theory.leverage_features`). Used when n_features
-        is None; giving both raises ValueError. With neither, epsilon = 0.5.
+        Accuracy: r = ceil(36 ell / eps^2 ln(ell / (eps^2 sqrt(0.01)))), the r of
+        001 Lemma 2 (see `sparsify.theory.leverage_features`); e.g. epsilon=0.5
+        gives r = 144 ell ln(40 ell), often more than d (a UserWarning then says
+        that every feature, or nearly, is kept). Used when n_features is None;
+        giving both raises ValueError.
     k : int, optional
         Number of top right singular vectors (003's SS with parameter k);
         None means rank(X).
@@ -344,7 +381,7 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
     def _probabilities_and_r(self, X):
         scores = leverage_scores(X, self.k)
         ell = int(round(scores.sum()))  # the scores sum to the number of singular vectors
-        return scores / ell, self._n_trials(ell, leverage_features)
+        return scores / ell, self._n_trials(ell, X.shape[1], leverage_features)
 
 
 class UniformSelector(_SamplingSelector):
@@ -384,6 +421,12 @@ class RRQRSelector(_BaseSelector):
     ----------
     n_features : int, optional
         Number of columns, 1 <= n_features <= d; default d // 2.
+
+    Notes
+    -----
+    There is no ``scores_``: the pivoted QR picks each column by its norm after
+    projecting out the columns picked before, not by a ranking of scores
+    computed once per feature.
     """
 
     def _select(self, X, y):
@@ -397,10 +440,19 @@ class DocFreqSelector(_BaseSelector):
     ----------
     n_features : int, optional
         Number of features, 1 <= n_features <= d; default d // 2.
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features_in_,)
+        Document frequency of each feature (`sparsify.document_frequency`).
+    selection_ : Selection
+    indices_, scales_ : ndarray
+    n_features_in_ : int
     """
 
     def _select(self, X, y):
-        return _top(document_frequency(X).astype(np.float64), self._n_top(X.shape[1]))
+        self.scores_ = np.asarray(document_frequency(X), dtype=np.float64)
+        return _top(self.scores_, self._n_top(X.shape[1]))
 
 
 class InfoGainSelector(_BaseSelector):
@@ -412,6 +464,14 @@ class InfoGainSelector(_BaseSelector):
     ----------
     n_features : int, optional
         Number of features, 1 <= n_features <= d; default d // 2.
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features_in_,)
+        Information gain of each feature (`sparsify.information_gain`).
+    selection_ : Selection
+    indices_, scales_ : ndarray
+    n_features_in_ : int
     """
 
     def _select(self, X, y):
@@ -420,7 +480,8 @@ class InfoGainSelector(_BaseSelector):
                 "InfoGainSelector requires y to be passed, but the target y is None; "
                 "call fit(X, y) with the class labels."
             )
-        return _top(information_gain(X, y), self._n_top(X.shape[1]))
+        self.scores_ = np.asarray(information_gain(X, y), dtype=np.float64)
+        return _top(self.scores_, self._n_top(X.shape[1]))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -16,6 +16,9 @@ from sparsify import (
     SketchedBSSSelector,
     UniformSelector,
     WeightSelector,
+    bss_bounds,
+    document_frequency,
+    information_gain,
     spectral_distortion,
 )
 from sparsify.datasets import load_ionosphere
@@ -95,7 +98,9 @@ def test_bss_selector_epsilon_gives_theorem_r_and_bound():
     ell = np.linalg.matrix_rank(X)
     eps = 0.9
     r = int(np.ceil(36 * ell / eps**2))  # 001 Theorem 1
-    est = BSSSelector(epsilon=eps).fit(X)
+    assert r > X.shape[1]
+    with pytest.warns(UserWarning, match=f"asks for r={r} .*exceeds the number of features"):
+        est = BSSSelector(epsilon=eps).fit(X)
     V = np.linalg.svd(X, full_matrices=False)[2][:ell].T
     # Lemma 2 of 000 at r: distortion <= 3 sqrt(ell / r) <= eps / 2
     assert spectral_distortion(V, est.selection_) <= 3 * np.sqrt(ell / r) + 1e-12
@@ -178,3 +183,52 @@ def test_info_gain_needs_two_classes():
         InfoGainSelector(n_features=2).fit(X, np.ones(4))
     with pytest.raises(ValueError, match="requires y"):
         InfoGainSelector(n_features=2).fit(X)
+
+
+def test_rankers_expose_their_scores(text_like):
+    X, y = text_like
+    df = DocFreqSelector(n_features=5).fit(X)
+    np.testing.assert_array_equal(df.scores_, document_frequency(X))
+    ig = InfoGainSelector(n_features=5).fit(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(ig.scores_, information_gain(X, y), rtol=1e-12)
+    # the kept features are those of the 5 highest scores (a brute-force ranking)
+    brute = sorted(range(X.shape[1]), key=lambda j: (-ig.scores_[j], j))[:5]
+    np.testing.assert_array_equal(ig.indices_, brute)
+
+
+def test_transform_warns_when_nothing_is_selected():
+    X = np.random.default_rng(0).standard_normal((5, 40))
+    # Bernoulli with r = 1 keeps each feature with probability 1/40: often none at all
+    seed = next(
+        s
+        for s in range(100)
+        if not np.any(np.random.default_rng(s).random(40) < 1 / 40)  # the sampler's draws
+    )
+    est = UniformSelector(n_features=1, method="bernoulli", random_state=seed).fit(X)
+    assert est.indices_.size == 0
+    with pytest.warns(UserWarning, match="No features were selected"):
+        Xt = est.transform(X)
+    assert Xt.shape == (5, 0)
+
+
+@pytest.mark.parametrize("cls", [BSSSelector, LeverageSelector])
+def test_default_r_is_four_times_the_rank(cls):
+    # 40 x 2000: the theorems' r (144 ell for epsilon = 0.5) would exceed d = 2000.
+    X = np.random.default_rng(0).standard_normal((40, 2000))
+    est = cls(random_state=0) if cls is LeverageSelector else cls()
+    est.fit(X)
+    ell = np.linalg.matrix_rank(X)
+    assert 0 < est.indices_.size <= 4 * ell < X.shape[1]
+    if cls is BSSSelector:  # r = 4 ell iterations of BSS pick 4 ell distinct features here
+        assert est.indices_.size == 4 * ell
+        V = np.linalg.svd(X, full_matrices=False)[2].T
+        lo, hi = bss_bounds(ell, 4 * ell)  # 000 Lemma 1: [0.25, 2.25]
+        R = est.selection_.matrix().toarray()
+        eig = np.linalg.eigvalsh(V.T @ R @ R.T @ V)
+        assert lo - 1e-9 <= eig.min() and eig.max() <= hi + 1e-9
+
+
+def test_leverage_epsilon_beyond_d_warns():
+    X = np.random.default_rng(0).standard_normal((10, 50))
+    with pytest.warns(UserWarning, match="exceeds the number of features d=50"):
+        LeverageSelector(epsilon=0.5, random_state=0).fit(X)
