@@ -38,9 +38,8 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from sparsify import Selection, spectral_distortion
-from sparsify._svd import right_singular_vectors
-from sparsify._validation import check_orthonormal, check_X
 from sparsify.theory import bss_features, leverage_features
+from sparsify.utils import check_orthonormal, check_X, right_singular_vectors
 
 from ._backends import solve_with_fallback
 from .certificates import GAP_TOLERANCE, _certificate
@@ -783,7 +782,7 @@ def check_spectral(V, selection, r=None):
     Parameters
     ----------
     V : array of shape (d, ell)
-        Orthonormal columns (e.g. ``sparsify._svd.right_singular_vectors(X)[0]``).
+        Orthonormal columns (e.g. ``sparsify.utils.right_singular_vectors(X)[0]``).
     selection : sparsify.Selection
     r : int, optional
         The r the selection was made with (r > ell).

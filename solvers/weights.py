@@ -28,7 +28,7 @@ from sklearn.metrics import accuracy_score, r2_score
 from sklearn.model_selection import train_test_split
 from tqdm.auto import tqdm
 
-from sparsify._validation import check_n_select, check_random_state, check_X
+from sparsify.utils import check_n_select, check_random_state, check_X
 
 from .exceptions import PathWarning
 from .path import l1_svm_path, lasso_path, svm2_path

@@ -4,7 +4,7 @@ Functions return a `Selection` (indices and scales: the sampling-and-rescaling
 matrix R of the papers); transformers wrap them for scikit-learn pipelines.
 """
 
-from . import datasets
+from . import datasets, utils
 from .bss import bss, bss_bounds
 from .distortion import spectral_distortion
 from .leverage import leverage_sample, leverage_scores
@@ -42,4 +42,5 @@ __all__ = [
     "InfoGainSelector",
     "SketchedBSSSelector",
     "datasets",
+    "utils",
 ]

@@ -102,6 +102,11 @@ def right_singular_vectors(X, k=None, *, name="X"):
     -------
     V : ndarray of shape (d, k), orthonormal columns
     s : ndarray of shape (k,), decreasing singular values
+
+    Raises
+    ------
+    ValueError
+        k exceeds the numerical rank of X, or X is all zeros.
     """
     n, d = X.shape
     if is_dask(X):

@@ -35,6 +35,34 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
     With ``lazy=True`` (functions that take Dask input) a ``dask.array.Array``
     stays lazy: see `sparsify._dask.check_dask`. Otherwise a Dask X raises a
     TypeError rather than being computed into memory whole.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        The data.
+    name : str, default="X"
+        Name of the argument, used in error messages.
+    min_samples, min_features : int, default=1
+        The fewest rows and columns accepted.
+    lazy : bool, default=False
+        Whether a ``dask.array.Array`` is accepted (and kept lazy).
+
+    Returns
+    -------
+    ndarray of float64, CSR/CSC matrix, or dask.array.Array
+        The validated X.
+
+    Raises
+    ------
+    ValueError
+        X is None, not 2-D, has NaN or inf, or too few rows or columns.
+    TypeError
+        X does not hold numbers, or is a Dask array and ``lazy`` is False.
+
+    Examples
+    --------
+    >>> check_X([[1, 2], [3, 4]]).dtype
+    dtype('float64')
     """
     if X is None:
         raise ValueError(f"{name} is None; expected a 2-D array of shape (n_samples, n_features).")
@@ -124,6 +152,26 @@ def check_orthonormal(V, *, name="V", atol=1e-8):
     """Validate a d x ell matrix with orthonormal columns (||V'V - I||_2 <= atol).
 
     A Dask V (chunked by rows) stays lazy; V'V is one map-reduce over its chunks.
+
+    Parameters
+    ----------
+    V : array-like, sparse matrix or dask.array.Array of shape (d, ell)
+        E.g. the top right singular vectors of X, as columns.
+    name : str, default="V"
+        Name of the argument, used in error messages.
+    atol : float, default=1e-8
+        Largest accepted ``||V'V - I||_2``.
+
+    Returns
+    -------
+    ndarray or dask.array.Array of shape (d, ell)
+        V, validated (a sparse V is made dense).
+
+    Raises
+    ------
+    ValueError
+        V is not a valid matrix (see `check_X`), has more columns than rows, or
+        its columns are not orthonormal within atol.
     """
     V = check_X(V, name=name, lazy=True)
     if sp.issparse(V):
@@ -147,7 +195,37 @@ def check_orthonormal(V, *, name="V", atol=1e-8):
 
 
 def check_n_select(r, *, name="r", low, high=None, low_inclusive=False):
-    """Validate an integer count r with low < r (or low <= r) and r <= high."""
+    """Validate an integer count r with low < r (or low <= r) and r <= high.
+
+    Parameters
+    ----------
+    r : int
+        The count (a Python or NumPy integer; not a bool).
+    name : str, default="r"
+        Name of the argument, used in error messages.
+    low : int
+        Lower bound: r > low, or r >= low when ``low_inclusive``.
+    high : int or None, default=None
+        Upper bound r <= high; None for none.
+    low_inclusive : bool, default=False
+        Whether r = low is accepted.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        r is not an integer.
+    ValueError
+        r is out of bounds.
+
+    Examples
+    --------
+    >>> check_n_select(5, name="n_features", low=1, high=10, low_inclusive=True)
+    5
+    """
     if isinstance(r, bool) or not isinstance(r, Integral | np.integer):
         raise TypeError(f"{name} must be an integer; got {r!r} of type {type(r).__name__}.")
     r = int(r)
@@ -160,7 +238,25 @@ def check_n_select(r, *, name="r", low, high=None, low_inclusive=False):
 
 
 def check_random_state(random_state):
-    """Return a numpy Generator from None, an int, a Generator or a RandomState."""
+    """Return a numpy Generator from None, an int, a Generator or a RandomState.
+
+    Parameters
+    ----------
+    random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
+        None: fresh entropy; an int: a seeded Generator; a Generator: itself; a
+        RandomState: a Generator seeded from one of its draws.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    ValueError
+        random_state is a negative int.
+    TypeError
+        random_state is of another type.
+    """
     if random_state is None or isinstance(random_state, Integral | np.integer):
         if random_state is not None and int(random_state) < 0:
             raise ValueError(f"random_state must be a non-negative int; got {random_state}.")

@@ -18,7 +18,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
-from sparsify._validation import check_X
+from sparsify.utils import check_X
 
 from .._penalty import check_penalty_weights
 

@@ -21,7 +21,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import get_scorer
 
-from sparsify._validation import check_X
+from sparsify.utils import check_X
 
 __all__ = ["Path"]
 

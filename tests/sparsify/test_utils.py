@@ -1,0 +1,44 @@
+"""sparsify.utils: the public names of the input checks and the SVD helper."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import sparsify
+from sparsify import utils
+
+
+def test_public_names_are_the_functions_the_selectors_use():
+    from sparsify import _svd, _validation
+
+    for name in utils.__all__:
+        assert getattr(utils, name) is getattr(_validation, name, getattr(_svd, name, None))
+    assert "utils" in sparsify.__all__
+
+
+def test_right_singular_vectors_match_numpy_svd_dense_and_sparse():
+    X = sp.random(30, 50, density=0.2, random_state=0, format="csr")
+    ref = np.linalg.svd(X.toarray(), full_matrices=False)
+    for data in (X, X.toarray()):
+        V, s = utils.right_singular_vectors(data, 4)
+        np.testing.assert_allclose(s, ref[1][:4], rtol=1e-10)
+        # the same subspace: the projectors agree
+        W = ref[2][:4].T
+        np.testing.assert_allclose(V @ V.T, W @ W.T, atol=1e-9)
+
+
+def test_checks_accept_good_input_and_name_the_argument_on_bad():
+    np.testing.assert_array_equal(utils.check_X([[1, 2]]), np.array([[1.0, 2.0]]))
+    with pytest.raises(ValueError, match="W must be 2-D"):
+        utils.check_X(np.ones(3), name="W")
+    Q = np.linalg.qr(np.random.default_rng(0).standard_normal((6, 2)))[0]
+    np.testing.assert_array_equal(utils.check_orthonormal(Q), Q)
+    with pytest.raises(ValueError, match="orthonormal"):
+        utils.check_orthonormal(2 * Q)
+    assert utils.check_n_select(3, name="k", low=0) == 3
+    with pytest.raises(ValueError, match="k must be an integer > 3"):
+        utils.check_n_select(3, name="k", low=3)
+    a, b = utils.check_random_state(7), np.random.default_rng(7)
+    assert a.random() == b.random()
+    with pytest.raises(TypeError, match="random_state"):
+        utils.check_random_state("seed")
