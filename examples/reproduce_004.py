@@ -47,7 +47,6 @@ from _evaluation import markdown_table, mean_sd, plot_error_vs_r  # noqa: E402
 from solvers import L2SVM, hybrid_weights, rs_weights  # noqa: E402
 from solvers.exceptions import PathWarning  # noqa: E402
 from solvers.path import l1_svm_path, svm2_path  # noqa: E402
-from solvers.weights import C_GRID  # noqa: E402
 from sparsify.datasets import (  # noqa: E402
     load_ionosphere,
     load_wdbc,
@@ -58,6 +57,7 @@ from sparsify.datasets import (  # noqa: E402
 PATHS = {"l1": l1_svm_path, "svm2": svm2_path}
 L2_LOSS = {"l1": "hinge", "svm2": "squared_hinge"}
 BASE_NAMES = {"l1": "1-norm SVM", "svm2": "SVM2"}
+C_GRID = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0)  # 004 sec. 4: the costs of the 2-norm models
 GAMMAS = (1.0, 2.0, 4.0)  # 004 sec. 4, after Zou 2007
 BLOCKS_PER_SET = 10  # 004 sec. 4.1-4.2: 10 / fraction blocks, 10 N / K blocks
 Q_VALUES = (2, 4, 6, 8, 12, 16, 20)  # 004 Tables 1-2
