@@ -30,16 +30,14 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg.blas import dsyr
 
-from ._validation import check_n_select, check_orthonormal
 from .bss import (
     _BLOCK_ROWS,
-    _ILL_CONDITIONED,
     _TIE_NORM_RATIO,
-    _barrier_offsets,
     _barrier_weights,
-    _eigh,
     _one_blas_thread,
     _Rows,
+    _setup,
+    _spectrum,
 )
 from .selection import Selection
 
@@ -195,14 +193,9 @@ def bss_dask(V, r, *, gamma=0.01):
     """
     import dask
 
-    V = check_orthonormal(V)
+    V, r, offsets, bounds = _setup(V, r, gamma)
     d, ell = V.shape
-    r = check_n_select(r, name="r", low=ell)
-    if not (np.isfinite(gamma) and gamma >= 0):
-        raise ValueError(f"gamma must be a finite float >= 0; got {gamma}.")
     root = np.sqrt(ell / r)
-    offsets = _barrier_offsets(r, ell, gamma)
-    bounds = offsets[:, :, ::2].tolist()
     starts = np.cumsum((0,) + V.chunks[0][:-1]).tolist()
     blocks = V.to_delayed()[:, 0]
     chunks = dask.persist(*map(dask.delayed(_Chunk), blocks, starts))
@@ -213,20 +206,7 @@ def bss_dask(V, r, *, gamma=0.01):
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
     with _one_blas_thread():
         for tau in range(r):
-            lam, Q = _eigh(A)
-            lam_min, lam_max = float(lam[0]), float(lam[-1])
-            (exact_low, exact_up), (reg_low, reg_up) = bounds[tau]
-            if lam_min <= exact_low or lam_max >= exact_up:
-                raise RuntimeError(
-                    f"BSS lost its barrier invariant at iteration {tau} (round-off); "
-                    "this should not happen for orthonormal V; please report it."
-                )
-            regularise = (
-                gamma > 0
-                and (lam_max == 0 or lam_min * _ILL_CONDITIONED < lam_max)
-                and reg_low < lam_min
-                and lam_max < reg_up
-            )
+            lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
             HT = _barrier_weights(lam, offsets[tau] if regularise else offsets[tau, :1]).T
             choices, closest = _iteration(chunks, Q, HT, np.unique(picks[:tau]))
             pick = _pick(choices, 1) if regularise else None

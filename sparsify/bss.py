@@ -292,6 +292,41 @@ class _Rows:
             self.first_fresh += 1
 
 
+def _setup(V, r, gamma):
+    """Checked V and r, and the barrier offsets and bounds of every iteration (both bss)."""
+    V = check_orthonormal(V)
+    r = check_n_select(r, name="r", low=V.shape[1])
+    if not (np.isfinite(gamma) and gamma >= 0):
+        raise ValueError(f"gamma must be a finite float >= 0; got {gamma}.")
+    offsets = _barrier_offsets(r, V.shape[1], gamma)
+    # (L', U) of both quadruples of every iteration, as Python floats.
+    return V, r, offsets, offsets[:, :, ::2].tolist()
+
+
+def _spectrum(A, tau, bounds, gamma):
+    """A's eigendecomposition at iteration tau, checked against its barriers.
+
+    Returns the eigenvalues, the eigenvectors and whether the step is regularised
+    (000 sec. 6.1): cond(A) = lam_max / lam_min is large (A = 0, lam_max = 0, counts
+    as ill-conditioned too) and the regularised barriers enclose lam + gamma.
+    """
+    lam, Q = _eigh(A)
+    lam_min, lam_max = float(lam[0]), float(lam[-1])
+    (exact_low, exact_up), (reg_low, reg_up) = bounds
+    if lam_min <= exact_low or lam_max >= exact_up:
+        raise RuntimeError(
+            f"BSS lost its barrier invariant at iteration {tau} (round-off); "
+            "this should not happen for orthonormal V; please report it."
+        )
+    regularise = (
+        gamma > 0
+        and (lam_max == 0 or lam_min * _ILL_CONDITIONED < lam_max)
+        and reg_low < lam_min
+        and lam_max < reg_up
+    )
+    return lam, Q, regularise
+
+
 def bss(V, r, *, gamma=0.01):
     """Select r columns of V' by single-set spectral sparsification (Algorithm 1 of 000).
 
@@ -366,15 +401,9 @@ def bss(V, r, *, gamma=0.01):
         from ._dask_bss import bss_dask
 
         return bss_dask(V, r, gamma=gamma)
-    V = check_orthonormal(V)
+    V, r, offsets, bounds = _setup(V, r, gamma)
     d, ell = V.shape
-    r = check_n_select(r, name="r", low=ell)
-    if not (np.isfinite(gamma) and gamma >= 0):
-        raise ValueError(f"gamma must be a finite float >= 0; got {gamma}.")
     root = np.sqrt(ell / r)
-    offsets = _barrier_offsets(r, ell, gamma)
-    # (L', U) of both quadruples of every iteration, as Python floats.
-    bounds = offsets[:, :, ::2].tolist()
     offsets = offsets[..., None]  # broadcasts against the eigenvalues
     exact, both = _Weights(1, ell), _Weights(2, ell)
     rows = _Rows(V)
@@ -383,22 +412,7 @@ def bss(V, r, *, gamma=0.01):
 
     with _one_blas_thread():
         for tau in range(r):
-            lam, Q = _eigh(A)
-            lam_min, lam_max = lam[0], lam[-1]
-            (exact_low, exact_up), (reg_low, reg_up) = bounds[tau]
-            if lam_min <= exact_low or lam_max >= exact_up:
-                raise RuntimeError(
-                    f"BSS lost its barrier invariant at iteration {tau} (round-off); "
-                    "this should not happen for orthonormal V; please report it."
-                )
-            # cond(A) = lam_max / lam_min; A = 0 (lam_max = 0) counts as ill-conditioned
-            # too. The regularised step needs its barriers to enclose lam + gamma.
-            regularise = (
-                gamma > 0
-                and (lam_max == 0 or lam_min * _ILL_CONDITIONED < lam_max)
-                and reg_low < lam_min
-                and lam_max < reg_up
-            )
+            lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
             p = -1
             if regularise:
                 both.compute(lam, offsets[tau])
