@@ -32,8 +32,10 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from sparsify.utils import column_norms, signed_labels
+
 from ._backends import DEFAULT_BACKENDS, solve_with_fallback
-from ._penalty import check_penalty_weights, column_norms
+from ._penalty import check_penalty_weights
 from .exceptions import PathWarning, SolverError
 
 #: Parameter constraints shared by every estimator: a backend name or a list, and options.
@@ -271,7 +273,7 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
             per_class = compute_sample_weight(class_weight, y)
             sample_weight = per_class if sample_weight is None else sample_weight * per_class
             _check_positive_total(sample_weight, "sample_weight times class_weight")
-        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        y_pm = signed_labels(y, self.classes_)
         if sample_weight is not None:
             for label, name in ((-1.0, self.classes_[0]), (1.0, self.classes_[1])):
                 if not np.any(sample_weight[y_pm == label] > 0):

@@ -7,9 +7,8 @@ weights are errors.
 """
 
 import numpy as np
-import scipy.sparse as sp
 
-__all__ = ["check_penalty_weights", "column_norms"]
+__all__ = ["check_penalty_weights"]
 
 
 def check_penalty_weights(weights, n_features, *, name="weights"):
@@ -52,10 +51,3 @@ def check_penalty_weights(weights, n_features, *, name="weights"):
         )
     return w
 
-
-def column_norms(X):
-    """Euclidean norm of every column of a dense or sparse X, shape (n_features,)."""
-    if sp.issparse(X):
-        return np.sqrt(np.asarray(X.multiply(X).sum(axis=0)).ravel())
-    X = np.asarray(X)
-    return np.sqrt(np.einsum("ij,ij->j", X, X))

@@ -17,7 +17,7 @@ weighted ones (``Z'S Z``, boxes ``C s_i``), written out in each docstring.
 import numpy as np
 import scipy.sparse as sp
 
-from ._penalty import column_norms
+from sparsify.utils import column_norms
 
 __all__ = ["hinge_intercept", "refit_on_support", "refit_svm_dual"]
 

@@ -49,7 +49,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from ._penalty import check_penalty_weights, column_norms
+from sparsify.utils import column_norms
+
+from ._penalty import check_penalty_weights
 
 __all__ = [
     "GAP_TOLERANCE",

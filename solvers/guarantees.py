@@ -39,7 +39,7 @@ from scipy.optimize import linprog
 
 from sparsify import Selection, spectral_distortion
 from sparsify.theory import bss_features, leverage_features
-from sparsify.utils import check_orthonormal, check_X, right_singular_vectors
+from sparsify.utils import check_orthonormal, check_X, right_singular_vectors, signed_labels
 
 from ._backends import solve_with_fallback
 from .certificates import GAP_TOLERANCE, _certificate
@@ -205,7 +205,7 @@ def _check_labels(y, n):
             f"y must hold exactly two classes for an SVM margin; got {classes.size} "
             f"class(es): {classes[:10]}."
         )
-    return np.where(y == classes[1], 1.0, -1.0)
+    return signed_labels(y, classes)
 
 
 def _check_C(C):

@@ -15,6 +15,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
+from sparsify.utils import column_norms, rank_tolerance
+
 from ._base import (
     BACKEND_CONSTRAINTS,
     CLASS_WEIGHT_CONSTRAINTS,
@@ -23,7 +25,6 @@ from ._base import (
     BinaryLinearClassifier,
     LinearRegressor,
 )
-from ._penalty import column_norms
 from .certificates import ridge_certificate, scale_rows
 from .exceptions import SolverError
 from .formulations import ridge, rlsc
@@ -281,7 +282,7 @@ def _augmented_least_squares(A, y, lam):
     d = A.shape[1]
     stacked = np.vstack((A, np.sqrt(lam) * np.eye(d)))
     rhs = np.concatenate((y, np.zeros(d)))
-    cond = max(stacked.shape) * np.finfo(float).eps
+    cond = rank_tolerance(stacked.shape)
     return sla.lstsq(stacked, rhs, cond=cond, lapack_driver="gelsy", check_finite=False)[0]
 
 

@@ -7,7 +7,7 @@ from scipy.sparse.linalg import ArpackNoConvergence, svds
 
 from ._dask import dask_singular_pairs, is_dask
 
-__all__ = ["right_singular_vectors"]
+__all__ = ["rank_tolerance", "right_singular_vectors"]
 
 # A sparse X gets a truncated SVD when k + 1 <= min(n, d) / _TRUNCATED_FRACTION;
 # nearer the rank, the full decomposition costs about the same.
@@ -19,11 +19,36 @@ _SUBSPACE_TOL = 1e-9
 _ARPACK_SEED = 0
 
 
+def rank_tolerance(shape):
+    """Relative cutoff of the numerical rank of a matrix: ``max(n, d) * eps``.
+
+    Singular values at or below ``s_max * rank_tolerance(shape)`` count as zero,
+    as in `numpy.linalg.matrix_rank` (and the ``rcond`` of `numpy.linalg.lstsq`):
+    rounding errors of a backward-stable SVD are of that size.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        Shape of the matrix, (n, d).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bool(rank_tolerance((10, 4)) == 10 * np.finfo(np.float64).eps)
+    True
+    """
+    return max(shape) * np.finfo(np.float64).eps
+
+
 def _numerical_rank(s, shape):
-    """Rank as numpy.linalg.matrix_rank defines it: s_i > s_max * max(n, d) * eps."""
+    """Rank as numpy.linalg.matrix_rank defines it: s_i > s_max * rank_tolerance(shape)."""
     if s.size == 0 or s[0] <= 0:
         return 0
-    return int(np.sum(s > s[0] * max(shape) * np.finfo(np.float64).eps))
+    return int(np.sum(s > s[0] * rank_tolerance(shape)))
 
 
 def _truncated_svd(X, k):
@@ -58,7 +83,7 @@ def _truncated_svd(X, k):
         np.sum(np.square(X @ V - U * s), axis=0) + np.sum(np.square(X.T @ U - V * s), axis=0)
     )
     gap = s[k - 1] - (s[k] + rho[k])
-    at_rounding_level = s[k - 1] <= s[0] * max(n, d) * np.finfo(np.float64).eps
+    at_rounding_level = s[k - 1] <= s[0] * rank_tolerance(X.shape)
     if at_rounding_level or not np.linalg.norm(rho[:k]) <= _SUBSPACE_TOL * gap:
         return None
     return np.ascontiguousarray(V[:, :k]), s[:k]
@@ -122,7 +147,7 @@ def right_singular_vectors(X, k=None, *, name="X"):
         gram = (X @ X.T).toarray()
         w, U = la.eigh(gram)
         w, U = w[::-1], U[:, ::-1]
-        keep = w > w[0] * max(n, d) * np.finfo(np.float64).eps if w.size else w > 0
+        keep = w > w[0] * rank_tolerance(X.shape) if w.size else w > 0
         U, sv = U[:, keep], np.sqrt(w[keep])
         Q, _ = la.qr(np.asarray(X.T @ U) / sv, mode="economic")
         _, s, Wt = la.svd(np.asarray(X @ Q), full_matrices=False)

@@ -5,6 +5,7 @@ import scipy.sparse as sp
 
 from ._validation import check_n_select, check_X
 from .selection import Selection
+from .utils import column_norms
 
 __all__ = ["rrqr"]
 
@@ -66,9 +67,7 @@ def rrqr(X, r):
     r = check_n_select(r, name="r", low=1, high=d, low_inclusive=True)
     if sp.issparse(X):
         X = X.tocsc()
-        residual2 = np.asarray(X.multiply(X).sum(axis=0)).ravel()
-    else:
-        residual2 = np.einsum("ij,ij->j", X, X)
+    residual2 = column_norms(X, squared=True)
     basis = np.zeros((n, min(r, n)))
     available = np.ones(d, dtype=bool)
     indices = np.empty(r, dtype=np.intp)

@@ -1,10 +1,10 @@
-"""Input checks and the SVD helper of sparsify, for code built on it (e.g. `solvers`).
+"""Input checks and linear-algebra helpers of sparsify, for code built on it (e.g. `solvers`).
 
 The selectors validate their input and compute right singular vectors with
 these functions; other packages reuse them from here, so that the same input
-gets the same checks and the same error messages everywhere. The functions
-live in sparsify's private modules (`sparsify._validation`, `sparsify._svd`),
-which may change; this module is their public, stable name.
+gets the same checks, error messages and cutoffs everywhere. The checks and
+the SVD live in sparsify's private modules (`sparsify._validation`,
+`sparsify._svd`), which may change; this module is their public, stable name.
 
 * `check_X`: a data matrix, 2-D, numeric, finite, dense or CSR/CSC.
 * `check_orthonormal`: a d x ell matrix with orthonormal columns.
@@ -12,6 +12,9 @@ which may change; this module is their public, stable name.
 * `check_random_state`: None, an int or a Generator to a numpy Generator.
 * `right_singular_vectors`: the top-k right singular vectors of a dense or
   sparse X, never densifying a sparse one.
+* `rank_tolerance`: the relative cutoff of the numerical rank, ``max(n, d) eps``.
+* `column_norms`: the Euclidean norm of every column of a dense or sparse X.
+* `signed_labels`: two-class labels as -1/+1 (``classes[1]`` is +1).
 
 Examples
 --------
@@ -23,7 +26,10 @@ Examples
 ((3, 2), True)
 """
 
-from ._svd import right_singular_vectors
+import numpy as np
+import scipy.sparse as sp
+
+from ._svd import rank_tolerance, right_singular_vectors
 from ._validation import check_n_select, check_orthonormal, check_random_state, check_X
 
 __all__ = [
@@ -32,4 +38,66 @@ __all__ = [
     "check_n_select",
     "check_random_state",
     "right_singular_vectors",
+    "rank_tolerance",
+    "column_norms",
+    "signed_labels",
 ]
+
+
+def column_norms(X, *, squared=False):
+    """Euclidean norm of every column of a dense or sparse X.
+
+    A sparse X is never densified (the squares of its stored entries are summed).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+        Validated data (see `check_X`).
+    squared : bool, default=False
+        Return the squared norms (no square root taken, no rounding from it).
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+
+    See Also
+    --------
+    sklearn.utils.extmath.row_norms : the same for the rows.
+
+    Examples
+    --------
+    >>> column_norms(np.array([[3.0, 0.0], [4.0, 1.0]]))
+    array([5., 1.])
+    """
+    if sp.issparse(X):
+        squares = np.asarray(X.multiply(X).sum(axis=0)).ravel()
+    else:
+        X = np.asarray(X)
+        squares = np.einsum("ij,ij->j", X, X)
+    return squares if squared else np.sqrt(squares)
+
+
+def signed_labels(y, classes):
+    """Two-class labels as a float array of -1 and +1: ``classes[1]`` is +1, any other -1.
+
+    scikit-learn's convention: ``classes_[1]`` is the positive class (a positive
+    decision value predicts it). The caller has checked that y holds exactly
+    the two classes ``classes`` (sorted, e.g. from ``numpy.unique(y)``).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The labels.
+    classes : array-like of shape (2,)
+        The two classes, sorted.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_samples,)
+
+    Examples
+    --------
+    >>> signed_labels(np.array(["no", "yes", "yes"]), np.array(["no", "yes"]))
+    array([-1.,  1.,  1.])
+    """
+    return np.where(np.asarray(y) == classes[1], 1.0, -1.0)

@@ -18,7 +18,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
-from sparsify.utils import check_X
+from sparsify.utils import check_X, column_norms, signed_labels
 
 from .._penalty import check_penalty_weights
 
@@ -62,11 +62,11 @@ class PathProblem:
 
     def column_norms(self, order):
         """The ``order``-norm (1 or 2) of every column of the rescaled X."""
+        if order == 2:
+            return column_norms(self.X)
         if sp.issparse(self.X):
-            powers = abs(self.X) if order == 1 else self.X.multiply(self.X)
-            sums = np.asarray(powers.sum(axis=0)).ravel()
-            return sums if order == 1 else np.sqrt(sums)
-        return np.linalg.norm(self.X, ord=order, axis=0)
+            return np.asarray(abs(self.X).sum(axis=0)).ravel()
+        return np.linalg.norm(self.X, ord=1, axis=0)
 
     def unscale(self, coefs):
         """Coefficients of the caller's problem from those of the rescaled one."""
@@ -87,13 +87,13 @@ def check_path_inputs(
     y = _check_target(y, n, classifier=classifier)
     classes = None
     if classifier:
-        classes, codes = np.unique(y, return_inverse=True)
+        classes = np.unique(y)
         if classes.shape[0] != 2:
             raise ValueError(
                 f"y must hold exactly two classes for a classifier path; got {classes.shape[0]} "
                 f"distinct value(s): {classes[:5].tolist()}."
             )
-        y = np.where(codes == 1, 1.0, -1.0)
+        y = signed_labels(y, classes)
     unit_weights = weights is None
     weights = check_penalty_weights(weights, d)
     scale = _column_scales(weights)

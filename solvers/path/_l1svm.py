@@ -36,7 +36,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lu_factor, lu_solve
 
-from .._penalty import column_norms
+from sparsify.utils import column_norms
+
 from ..certificates import GAP_TOLERANCE, l1_svm_certificate
 from ..exceptions import SolverError
 from ._inputs import check_path_inputs

@@ -11,8 +11,10 @@ from sparsify import utils
 def test_public_names_are_the_functions_the_selectors_use():
     from sparsify import _svd, _validation
 
-    for name in utils.__all__:
-        assert getattr(utils, name) is getattr(_validation, name, getattr(_svd, name, None))
+    for name in ("check_X", "check_orthonormal", "check_n_select", "check_random_state"):
+        assert getattr(utils, name) is getattr(_validation, name)
+    for name in ("right_singular_vectors", "rank_tolerance"):
+        assert getattr(utils, name) is getattr(_svd, name)
     assert "utils" in sparsify.__all__
 
 
@@ -42,3 +44,32 @@ def test_checks_accept_good_input_and_name_the_argument_on_bad():
     assert a.random() == b.random()
     with pytest.raises(TypeError, match="random_state"):
         utils.check_random_state("seed")
+
+
+def test_rank_tolerance_is_numpy_matrix_rank_default():
+    # numpy.linalg.matrix_rank: S.max() * max(M, N) * eps
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((9, 3)) @ rng.standard_normal((3, 14))  # rank 3
+    s = np.linalg.svd(X, compute_uv=False)
+    assert utils.rank_tolerance(X.shape) == max(X.shape) * np.finfo(np.float64).eps
+    rank = int(np.sum(s > s[0] * utils.rank_tolerance(X.shape)))
+    assert rank == np.linalg.matrix_rank(X) == 3
+    V, _ = utils.right_singular_vectors(X)
+    assert V.shape == (14, 3)
+
+
+def test_column_norms_dense_and_sparse():
+    X = sp.random(20, 30, density=0.3, random_state=2, format="csc")
+    ref = np.linalg.norm(X.toarray(), axis=0)
+    for data in (X, X.tocsr(), X.toarray()):
+        np.testing.assert_allclose(utils.column_norms(data), ref, rtol=1e-14)
+        np.testing.assert_allclose(utils.column_norms(data, squared=True), ref**2, rtol=1e-14)
+
+
+def test_signed_labels_follow_scikit_learn_positive_class():
+    from sklearn.preprocessing import LabelBinarizer
+
+    y = np.array(["b", "a", "b", "a", "a"])
+    classes = np.unique(y)
+    expected = LabelBinarizer(neg_label=-1).fit(y).transform(y).ravel()  # classes_[1] -> +1
+    np.testing.assert_array_equal(utils.signed_labels(y, classes), expected)
