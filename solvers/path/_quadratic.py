@@ -80,7 +80,7 @@ _MAX_STALLED_STEPS = 50
 _MAX_NEWTON_STEPS = 100
 # Screening (see the module docstring) is used from this many features, when there
 # are also more than twice as many features as samples.
-_SCREEN_MIN_FEATURES = 1000
+_SCREEN_MIN_FEATURES = 2000
 # The first candidates: this many features (or n, if more), the most correlated.
 _SCREEN_FIRST = 100
 # At a checkpoint, features whose correlation is above this fraction of lam join S.
@@ -207,7 +207,11 @@ class _QuadraticHomotopy:
                     t *= 0.5
             fitted = fitted + t * (goal - fitted)
             theta = target if t == 1.0 else None
-            in_loss = y * fitted < 1.0 if self.margin_rows else rows
+            # A sample the fit puts on the margin (to rounding) stays in the loss, where
+            # its residual is 0: both sides are optimal, and leaving would free a
+            # column that only it touches (any coefficient past the margin is
+            # optimal), so that Newton's method would cycle.
+            in_loss = y * fitted < 1.0 + _EVENT_TOLERANCE if self.margin_rows else rows
             if t == 1.0 and np.array_equal(in_loss, rows):
                 break
             self.in_loss = in_loss

@@ -68,10 +68,15 @@ def test_default_first_backend_solves_without_fallback(est, data):
     assert [a["status"] for a in est.solve_attempts_] == ["optimal"]
 
 
+#: OSQP stopped early: it fails on the 1-norm SVM LP at any limit, sooner with this one.
+QUICK_OSQP = {"OSQP": {"max_iter": 2000}}
+
+
 def test_osqp_is_inaccurate_on_the_l1_svm_lp(ionosphere):
     X, y = ionosphere
+    # A few thousand iterations show it (the default limit only makes the test slow).
     with pytest.raises(SolverError, match="OSQP: (optimal_inaccurate|user_limit)"):
-        L1SVM(solver="OSQP").fit(X, y)
+        L1SVM(solver="OSQP", solver_options=QUICK_OSQP).fit(X, y)
 
 
 def test_a_time_limit_stops_a_backend_and_the_chain_moves_on():
@@ -109,7 +114,7 @@ def test_solver_error_when_backend_stops_early(ionosphere):
 
 def test_error_lists_every_attempt_including_skipped_names(ionosphere):
     X, y = ionosphere
-    est = L1SVM(solver=["NOT_A_SOLVER", "OSQP"])
+    est = L1SVM(solver=["NOT_A_SOLVER", "OSQP"], solver_options=QUICK_OSQP)
     with pytest.raises(SolverError) as info:
         est.fit(X, y)
     attempts = info.value.attempts
@@ -151,7 +156,7 @@ def test_solver_of_wrong_type_is_rejected(ionosphere, solver):
 
 def test_retry_after_solver_error_reuses_the_compiled_problem(ionosphere):
     X, y = ionosphere
-    est = L1SVM(solver="OSQP")
+    est = L1SVM(solver="OSQP", solver_options=QUICK_OSQP)
     with pytest.raises(SolverError):
         est.fit(X, y)
     assert not hasattr(est, "problem_")  # not exposed: nothing was solved

@@ -264,3 +264,20 @@ def test_constant_target_gives_the_one_point_path(value):
     np.testing.assert_allclose(path.intercepts, [value], rtol=1e-14)
     coef, intercept = path.at(1.0)
     assert not coef.any() and intercept == pytest.approx(value, rel=1e-14)
+
+
+def test_unpenalised_column_of_one_sample_does_not_cycle_the_start():
+    # The squared-hinge fit of [1, x_free] puts the one sample x_free touches on the
+    # margin; any larger coefficient is optimal too. Newton's method must stop there
+    # (it cycled: the sample left the loss, the column was freed, it came back).
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 6))
+    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(40) > 0, 1.0, -1.0)
+    X[:, 5] = 0.0
+    X[np.flatnonzero(y > 0)[0], 5] = 5.0
+    weights = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathWarning)
+        path = svm2_path(X, y, weights, max_steps=1)
+    coef, intercept = path.at(path.lams[0])
+    assert svm2_certificate(X, y, coef, intercept, path.lams[0], weights).holds
