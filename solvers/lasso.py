@@ -221,8 +221,11 @@ def _least_squares_factor(X, y, sample_weight=None):
         gram -= s.sum() * np.outer(centre, centre)
     else:
         centred = np.empty((X.shape[0], X.shape[1] + 1))
-        np.subtract(X, np.average(X, axis=0, weights=s), out=centred[:, :-1])
-        np.subtract(y, np.average(y, weights=s), out=centred[:, -1])
+        # Weighted means as products (np.average multiplies all of X by the weights).
+        x_mean = X.mean(axis=0) if sample_weight is None else (s @ X) / s.sum()
+        y_mean = y.mean() if sample_weight is None else (s @ y) / s.sum()
+        np.subtract(X, x_mean, out=centred[:, :-1])
+        np.subtract(y, y_mean, out=centred[:, -1])
         if sample_weight is not None:
             centred *= np.sqrt(s)[:, None]
         gram = centred.T @ centred
