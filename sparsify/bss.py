@@ -69,16 +69,21 @@ def _blas_libraries():
 
 @contextmanager
 def _one_blas_thread():
-    """Run BLAS on one thread inside the block (threadpoolctl's limit, without its overhead)."""
-    libraries = _blas_libraries()
-    threads = [lib.num_threads for lib in libraries]
-    for lib in libraries:
-        lib.set_num_threads(1)
+    """Run BLAS on one thread inside the block (threadpoolctl's limit, without its overhead).
+
+    Only the libraries running more than one thread are limited (and restored).
+    """
+    limited = []
+    for lib in _blas_libraries():
+        threads = lib.num_threads
+        if threads > 1:
+            lib.set_num_threads(1)
+            limited.append((lib, threads))
     try:
         yield
     finally:
-        for lib, n in zip(libraries, threads, strict=True):
-            lib.set_num_threads(n)
+        for lib, threads in limited:
+            lib.set_num_threads(threads)
 
 
 def _barrier_offsets(r, ell, gamma):
@@ -407,7 +412,10 @@ def bss(V, r, *, gamma=0.01):
     offsets = offsets[..., None]  # broadcasts against the eigenvalues
     exact, both = _Weights(1, ell), _Weights(2, ell)
     rows = _Rows(V)
-    picks, weights = [], []
+    # Repeated picks merge as they come (as Selection.from_picks merges them):
+    # slot[p] is sorted row p's place in picks, weights its squared scale so far.
+    shrink = 1.0 - root
+    picks, weights, slot = [], [], {}
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
 
     with _one_blas_thread():
@@ -435,15 +443,18 @@ def bss(V, r, *, gamma=0.01):
                 inv_t = 0.5 * (scores[0] + scores[1])
             t = 1.0 / inv_t
             dsyr(t, rows.U[p], a=A, overwrite_a=True)
-            picks.append(p)
-            weights.append(t)
-            rows.mark_picked(p)
+            weight = t * shrink / r
+            if p in slot:
+                weights[slot[p]] += weight
+            else:
+                slot[p] = len(picks)
+                picks.append(p)
+                weights.append(weight)
+                rows.mark_picked(p)
 
-    # Merge repeated picks, then undo the scaling of the rows: v = 2^e u has
-    # weight 4^-e t_u, i.e. scale 2^-e sqrt(t_u (1 - sqrt(ell/r)) / r).
-    return Selection.from_picks(
-        rows.index[picks],
-        np.array(weights) * (1.0 - root) / r,
-        d,
-        factors=np.ldexp(1.0, -rows.exponent),
-    )
+    # Undo the scaling of the rows: v = 2^e u has weight 4^-e t_u, i.e. scale
+    # 2^-e sqrt(t_u (1 - sqrt(ell/r)) / r).
+    features = rows.index[picks]
+    scales = np.sqrt(weights)
+    scales *= np.ldexp(1.0, -rows.exponent[features])
+    return Selection._of_distinct(features, scales, d)

@@ -48,10 +48,14 @@ class Selection:
                 f"scales has shape {scales.shape} but indices has shape {indices.shape}; "
                 "give one scale per index."
             )
-        if indices.size and (indices.min() < 0 or indices.max() >= d):
-            raise ValueError(f"indices must lie in [0, n_features_in={d}); got {indices}.")
+        if indices.size:
+            _check_range(indices, indices.min(), indices.max(), d)
         if np.unique(indices).size != indices.size:
             raise ValueError("indices must be distinct; merge repeated picks into one scale.")
+        self._own(indices, scales, d)
+
+    def _own(self, indices, scales, d):
+        """Check the scales, then store the arrays (made read-only) as this Selection's."""
         if not np.all(np.isfinite(scales)) or np.any(scales < 0):
             raise ValueError("scales must be finite and non-negative.")
         indices.flags.writeable = False
@@ -119,12 +123,39 @@ class Selection:
         factors : array of float, shape (n_features_in,), optional
             Multiplies each merged scale; None means all ones.
         """
-        picks = np.asarray(picks, dtype=np.intp)
-        weights = np.asarray(weights, dtype=np.float64)
+        picks = np.asarray(picks, dtype=np.intp).reshape(-1)
+        weights = np.asarray(weights, dtype=np.float64).reshape(-1)
+        d = int(n_features_in)
+        if weights.shape != picks.shape:
+            raise ValueError(
+                f"weights has shape {weights.shape} but picks has shape {picks.shape}; "
+                "give one weight per pick."
+            )
         uniq, first, inverse = np.unique(picks, return_index=True, return_inverse=True)
+        if uniq.size:
+            _check_range(picks, uniq[0], uniq[-1], d)
         merged = np.bincount(inverse, weights=weights, minlength=uniq.size)
         order = np.argsort(first, kind="stable")
         indices, scales = uniq[order], np.sqrt(merged[order])
         if factors is not None:
             scales *= np.asarray(factors, dtype=np.float64)[indices]
-        return cls(indices, scales, n_features_in)
+        return cls._of_distinct(indices, scales, d)
+
+    @classmethod
+    def _of_distinct(cls, indices, scales, d):
+        """A Selection of indices known distinct and in [0, d), which it takes over.
+
+        For callers that merged their picks (`from_picks`, `sparsify.bss`): only
+        the scales are checked, without the copies and the second np.unique of
+        the public constructor. ``indices`` (intp) and ``scales`` (float64) are
+        1-D arrays of one shape that the caller does not use afterwards.
+        """
+        selection = object.__new__(cls)
+        selection._own(indices, scales, d)
+        return selection
+
+
+def _check_range(indices, low, high, d):
+    """Raise unless the smallest and largest index, low and high, lie in [0, d)."""
+    if low < 0 or high >= d:
+        raise ValueError(f"indices must lie in [0, n_features_in={d}); got {indices}.")
