@@ -650,7 +650,7 @@ def lasso_certificate(
     return _certificate("lasso", primal, dual, kkt, 0.0, tolerance)
 
 
-def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLERANCE):
+def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLERANCE, norms=None):
     """Certify ``coef`` for ridge regression without intercept (002 sec. 3.4) and RLSC.
 
     With sample weights s the primal is ``sum_i s_i (y_i - x_i'b)^2 + lam ||b||^2``,
@@ -678,30 +678,44 @@ def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLE
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0`` multiplying sample i's squared residual (default 1).
     tolerance : float
+    norms : ndarray of shape (n_features,), optional
+        The column norms of X (of the rows ``sqrt(s_i) x_i`` with sample weights),
+        when the caller has them (:func:`sparsify.utils.column_norms`): a pass over
+        X fewer.
 
     Returns
     -------
     Certificate
     """
     X, y, coef, _ = _prepare(X, y, coef, 0.0, labels=False)
+    if norms is not None and np.shape(norms) != coef.shape:
+        raise ValueError(
+            f"norms must have shape {coef.shape}, one per feature of X; got {np.shape(norms)}."
+        )
     if not lam >= 0:
         raise ValueError(f"lam must be >= 0; got lam={lam}.")
     if sample_weight is not None:
         X, y = scale_rows(X, y, _sample_weights(sample_weight, X.shape[0]))
-    certificate = _ridge_gap(X, y, coef, lam, tolerance, np.float64)
+    if norms is None:
+        norms = column_norms(X)
+    norms = np.asarray(norms, dtype=np.float64)
+    certificate = _ridge_gap(X, y, coef, lam, tolerance, np.float64, norms)
     if not certificate.holds and np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
-        certificate = _ridge_gap(X, y, coef, lam, tolerance, np.longdouble)
+        certificate = _ridge_gap(X, y, coef, lam, tolerance, np.longdouble, norms)
     return certificate
 
 
-def _ridge_gap(X, y, coef, lam, tolerance, dtype):
-    """The ridge certificate with the residual and gradient computed in ``dtype``."""
+def _ridge_gap(X, y, coef, lam, tolerance, dtype, norms):
+    """The ridge certificate with the residual and gradient computed in ``dtype``.
+
+    ``norms`` (the column norms of X) only scale the KKT violation and the rounding
+    resolution, for which float64 suffices.
+    """
     if dtype is not np.float64:
         X, y, coef = X.astype(dtype), y.astype(dtype), coef.astype(dtype)
     residual = y - np.asarray(X @ coef).ravel()
     primal = float(residual @ residual + lam * coef @ coef)
     gradient = np.asarray(X.T @ residual).ravel() - lam * coef
-    norms = column_norms(X).astype(np.float64)
     scale = norms * max(float(np.linalg.norm(residual)), float(np.linalg.norm(y)))
     scale = scale + lam * np.abs(coef.astype(np.float64))
     violation = np.abs(gradient.astype(np.float64)) / np.where(scale > 0, scale, 1.0)

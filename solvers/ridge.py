@@ -46,6 +46,19 @@ def _dense(A):
     return A.toarray() if sp.issparse(A) else np.asarray(A)
 
 
+def _gram(A):
+    """The dense Gram matrix ``AA'`` of a dense or sparse A (a sparse A is never densified).
+
+    Dense: BLAS ``syrk``, which forms one triangle (half the flops of ``A @ A.T``),
+    mirrored onto the other.
+    """
+    if sp.issparse(A):
+        return (A @ A.T).toarray()
+    A = np.asarray(A, dtype=np.float64)
+    upper = sla.blas.dsyrk(1.0, A.T, trans=1)  # A.T is Fortran-ordered: no copy
+    return np.triu(upper) + np.triu(upper, 1).T
+
+
 def _add_to_diagonal(A, value):
     A.flat[:: A.shape[0] + 1] += value
     return A
@@ -55,7 +68,7 @@ def _cholesky(A):
     return sla.cho_factor(A, overwrite_a=True, check_finite=False)
 
 
-def _cholesky_route(X, y, lam, mean=None, dual=True):
+def _cholesky_route(X, y, lam, mean=None, dual=True, squares=None):
     """The fast route: a Cholesky solve with the smaller Gram matrix (002 sec. 3.4).
 
     n >= d: ``(X'X + lam I) beta = X'y``; d > n: ``(XX' + lam I) x = y`` (000 eq. (1),
@@ -70,7 +83,8 @@ def _cholesky_route(X, y, lam, mean=None, dual=True):
     symmetric diagonal scaling), but square the condition number of X. ``XX'`` is not:
     a column that dwarfs the others (a Unix timestamp) would swamp them when it is
     rounded, so when d > n such columns are kept out of it (:class:`SplitGram`). The
-    certificate decides whether the answer is kept.
+    certificate decides whether the answer is kept. ``squares``, the squared column
+    norms of X when known, spare :func:`dominant_columns` a pass over X.
 
     Returns
     -------
@@ -91,7 +105,7 @@ def _cholesky_route(X, y, lam, mean=None, dual=True):
         return np.asarray(X @ v).ravel() - shift @ v
 
     if n >= d:
-        gram = _dense(X.T @ X) - n * np.outer(shift, shift)
+        gram = _gram(X.T) - n * np.outer(shift, shift)
         factor = _cholesky(_add_to_diagonal(gram.copy(), lam))
         beta = sla.cho_solve(factor, np.asarray(X.T @ y).ravel(), check_finite=False)
         if not dual:
@@ -102,13 +116,13 @@ def _cholesky_route(X, y, lam, mean=None, dual=True):
             factor = _cholesky(_add_to_diagonal(gram, np.diag(gram) == 0))
         return times(sla.cho_solve(factor, beta, check_finite=False)), beta
     if mean is None:
-        split = SplitGram(X)
+        split = SplitGram(X, squares=squares)
         if split.split:  # a dominant column: kept out of XX' (Woodbury)
             x, g = split.solve(np.arange(n), y, lam)
             return x, split.refine(y, split.coef(x, g)[0], lam)
         gram = _add_to_diagonal(split.gram, lam)
     else:
-        gram = _add_to_diagonal(_dense(X @ X.T), lam)
+        gram = _add_to_diagonal(_gram(X), lam)
         k = np.asarray(X @ mean).ravel()  # K 1 / n
         gram -= k[:, None] + k[None, :] - mean @ mean
         gram += (np.trace(gram) / n or 1.0) / n  # the 11' c / n term, c = mean pivot
@@ -124,7 +138,7 @@ _DOMINANCE = 1e4
 _MAX_DOMINANT = 64
 
 
-def dominant_columns(X):
+def dominant_columns(X, *, squares=None):
     """The columns of X whose squared norms dwarf those of all smaller columns together.
 
     With the squared column norms sorted, ``q_1 >= q_2 >= ...``, and ``T_k`` the sum
@@ -134,13 +148,21 @@ def dominant_columns(X):
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (n, d)
+    squares : ndarray of shape (d,), optional
+        The squared column norms of X (``column_norms(X, squared=True)``), when known.
 
     Returns
     -------
     ndarray of int
         Their indices, largest norm first (empty when no column dominates).
     """
-    squares = column_norms(X) ** 2
+    if squares is None:
+        squares = column_norms(X, squared=True)
+    # A dominant q_k (k <= 64) is at most the largest, its T_k at least the total less
+    # the largest 65: when even that bound fails, no column dominates (no sort needed).
+    largest = squares.max(initial=0.0)
+    if largest < _DOMINANCE * (squares.sum() - (_MAX_DOMINANT + 1) * largest):
+        return np.zeros(0, dtype=int)
     # Only the largest _MAX_DOMINANT + 1 columns can qualify: sort those alone (O(d)).
     top = min(_MAX_DOMINANT + 1, squares.size)
     candidates = np.argpartition(-squares, top - 1)[:top]
@@ -175,6 +197,8 @@ class SplitGram:
     X : ndarray or sparse matrix of shape (n, d)
     intercept : bool
         Add an unpenalised column of ones to U.
+    squares : ndarray of shape (d,), optional
+        The squared column norms of X, when known (see :func:`dominant_columns`).
 
     Attributes
     ----------
@@ -185,17 +209,19 @@ class SplitGram:
         Penalty of each column of U relative to lam.
     """
 
-    def __init__(self, X, *, intercept=False):
+    def __init__(self, X, *, intercept=False, squares=None):
         n, d = X.shape
-        self._dominant = dominant_columns(X)
+        if squares is None:
+            squares = column_norms(X, squared=True)
+        self._dominant = dominant_columns(X, squares=squares)
         rest = np.ones(d, dtype=bool)
         rest[self._dominant] = False
         self._rest = np.flatnonzero(rest)
         self._X = X
         self._X_rest = X if self._dominant.size == 0 else X[:, self._rest]
-        self.gram = _dense(self._X_rest @ self._X_rest.T)
-        self._scales = column_norms(X[:, self._dominant])
-        U = _dense(X[:, self._dominant]) / self._scales
+        self.gram = _gram(self._X_rest)
+        self._scales = np.sqrt(squares[self._dominant])
+        U = _dense(X[:, self._dominant]) / self._scales if self.split else np.zeros((n, 0))
         rho = 1.0 / self._scales**2
         if intercept:
             U, rho = np.column_stack((np.ones(n), U)), np.concatenate(([0.0], rho))
@@ -286,7 +312,7 @@ def _augmented_least_squares(A, y, lam):
     return sla.lstsq(stacked, rhs, cond=cond, lapack_driver="gelsy", check_finite=False)[0]
 
 
-def _qr_route(X, y, lam):
+def _qr_route(X, y, lam, norms=None):
     """The stable route (dense; a sparse X is densified): orthogonal factorisations only.
 
     n >= d: :func:`_augmented_least_squares` on X. d > n: the solution lies in the row
@@ -294,7 +320,7 @@ def _qr_route(X, y, lam):
     decreasing norm first, which keeps Householder QR backward stable row by row,
     i.e. column by column for X) ``beta = Q c`` where c solves the n-dimensional
     problem with the matrix R'. The dual is the minimum-norm solution of ``X'x = beta``
-    (000 eq. (2)).
+    (000 eq. (2)). ``norms``: the column norms of X, when known.
 
     Returns
     -------
@@ -306,7 +332,7 @@ def _qr_route(X, y, lam):
     if n >= d:
         beta = _augmented_least_squares(X, y, lam)
     else:
-        order = np.argsort(-column_norms(X))
+        order = np.argsort(-(column_norms(X) if norms is None else norms))
         Q, R = np.linalg.qr(X[:, order].T)
         beta = np.empty(d)
         beta[order] = Q @ _augmented_least_squares(R.T, y, lam)
@@ -392,9 +418,14 @@ def ridge_closed_form(X, y, lam):
         When neither route gives a certified answer.
     """
     y = np.asarray(y, dtype=float)
+    squares = column_norms(X, squared=True)  # one pass over X: dominance and certificate
+    norms = np.sqrt(squares)
     return _first_certified(
-        [("cholesky", lambda: _cholesky_route(X, y, lam)), ("qr", lambda: _qr_route(X, y, lam))],
-        lambda beta: ridge_certificate(X, y, beta, lam),
+        [
+            ("cholesky", lambda: _cholesky_route(X, y, lam, squares=squares)),
+            ("qr", lambda: _qr_route(X, y, lam, norms=norms)),
+        ],
+        lambda beta: ridge_certificate(X, y, beta, lam, norms=norms),
     )
 
 
