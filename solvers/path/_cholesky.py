@@ -4,13 +4,14 @@ The homotopy algorithms solve ``G v = b`` with ``G = Z_E' Z_E`` (Z: the active
 columns plus the intercept, E: the rows in the loss) after every event. As in
 scikit-learn's LARS (Efron et al. 2004, sec. 7), the factor ``G = R' R`` is
 updated, not recomputed: a feature joining appends a column (one triangular
-solve), a feature leaving deletes one (Givens rotations), and a sample joining
+solve), a feature leaving deletes one (the QR factorisation of the Hessenberg
+block it leaves), and a sample joining
 or leaving E is a rank-one update or downdate (Rosset & Zhu 2007, sec. 4).
 Each operation costs O(k^2) for k active columns.
 """
 
 import numpy as np
-from scipy.linalg.lapack import dpotrs, dtrtrs
+from scipy.linalg.lapack import dgeqrf, dpotrs, dtrtrs
 
 # A pivot whose square falls below this fraction of the column's squared norm
 # makes the Gram matrix numerically singular.
@@ -27,7 +28,8 @@ class UpdatableCholesky:
     """
 
     def __init__(self, gram):
-        self.R = np.linalg.cholesky(np.atleast_2d(gram)).T.copy()
+        # Fortran order, as LAPACK takes it (a C-ordered R is copied at every solve).
+        self.R = np.asfortranarray(np.linalg.cholesky(np.atleast_2d(gram)).T)
 
     @property
     def size(self):
@@ -49,7 +51,7 @@ class UpdatableCholesky:
         if not pivot > _SINGULAR_RATIO * diagonal:
             return False
         k = self.size
-        R = np.zeros((k + 1, k + 1))
+        R = np.zeros((k + 1, k + 1), order="F")
         R[:k, :k] = self.R
         R[:k, k] = w
         R[k, k] = np.sqrt(pivot)
@@ -57,16 +59,23 @@ class UpdatableCholesky:
         return True
 
     def remove(self, index):
-        """Delete column and row ``index`` of G, restoring R's triangle with Givens rotations."""
-        R = np.delete(self.R, index, axis=1)
-        for i in range(index, R.shape[1]):
-            a, b = R[i, i], R[i + 1, i]
-            r = np.hypot(a, b)
-            c, s = a / r, b / r
-            top, bottom = R[i, i:].copy(), R[i + 1, i:].copy()
-            R[i, i:] = c * top + s * bottom
-            R[i + 1, i:] = -s * top + c * bottom
-        self.R = R[:-1]
+        """Delete column and row ``index`` of G, restoring R's triangle.
+
+        Without column ``index``, R's rows from ``index`` on form an upper
+        Hessenberg block; its QR factorisation (Householder reflections, one
+        LAPACK call) gives the new rows, each negated where needed for a
+        positive diagonal (``G = R' R`` either way).
+        """
+        k = self.size
+        R = np.empty((k - 1, k - 1), order="F")
+        R[:, :index] = self.R[: k - 1, :index]
+        R[:index, index:] = self.R[:index, index + 1 :]
+        if index < k - 1:
+            qr, _, _, _ = dgeqrf(self.R[index:, index + 1 :])
+            tail = np.triu(qr[: k - 1 - index])
+            tail *= np.where(np.diagonal(tail) < 0, -1.0, 1.0)[:, None]
+            R[index:, index:] = tail
+        self.R = R
 
     def rank_one(self, z, sign):
         """Replace G by ``G + sign * z z'`` (sign +1: update, -1: downdate).

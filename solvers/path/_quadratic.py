@@ -51,6 +51,7 @@ the same as without screening.
 """
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,13 +130,21 @@ class _QuadraticHomotopy:
         penalised_norms = self.norms[~self.free]
         self.smallest_norm = float(np.min(penalised_norms[penalised_norms > 0], initial=np.inf))
         self.in_loss = np.ones(n, dtype=bool)
-        # Active columns, contiguous, in a buffer that doubles when full.
-        self._column_buffer = np.empty((n, min(n, d) + 1), order="F")
+        # Z = [1, X_A], theta = (b0, beta_A), [0; s] and A, in buffers that double when
+        # full: the first n_active + 1 columns or entries are the current ones.
+        capacity = min(n, d) + 2
+        self._Z = np.empty((n, capacity), order="F")
+        self._Z[:, 0] = 1.0
+        self._theta = np.zeros(capacity)
+        self._rhs = np.zeros(capacity)  # [0; s]: 0 for the intercept
+        self._active = np.zeros(capacity - 1, dtype=np.intp)
+        self.n_active = 0
         self.is_active = np.zeros(d, dtype=bool)
         # Features whose column is a combination of the active ones within E
         # (e.g. duplicates): not candidates until E or the active set changes.
         self.blocked = np.zeros(d, dtype=bool)
         self.held_out = np.zeros(d, dtype=bool)  # tied features kept out of one segment
+        self._holding = False  # some feature is held out
         self.tie = False  # several features joined at the last breakpoint
         # Features followed between breakpoints (all, unless screening).
         self.screening = d >= _SCREEN_MIN_FEATURES and d > 2 * n
@@ -145,8 +154,11 @@ class _QuadraticHomotopy:
         # Screening checkpoint: r_E there, and |c_j| (-inf for candidates and free features).
         self._check_residual, self._check_size, self._check_largest = None, None, 0.0
         self._largest_norm = float(np.max(self.norms, initial=0.0))
+        self._y_norm = math.sqrt(self.y @ self.y)  # ||y_E|| for the lasso (E: every sample)
         self._fit_unpenalised()
-        self.residual = self.y - self._fitted()
+        self._twice_rows = 2.0 * self.in_loss  # 2 on the rows in the loss, 0 elsewhere
+        self.fitted = self.Z @ self.theta
+        self.residual = self.y - self.fitted
         self.correlations = np.zeros(d)  # 2 X' r_E at the current breakpoint
         self.residual_scale = 0.0  # ||r_E|| at lam_max, the scale of the KKT check
 
@@ -158,12 +170,37 @@ class _QuadraticHomotopy:
         coef[self.active] = self.active_coefs
         return coef
 
-    def _fitted(self):
-        return self.intercept + self.active_columns @ self.active_coefs
+    @property
+    def Z(self):  # noqa: N802 (the matrix of the module docstring)
+        """``[1, X_A]``: the intercept's column and the active columns (a view)."""
+        return self._Z[:, : self.n_active + 1]
 
     @property
-    def active_columns(self):
-        return self._column_buffer[:, : len(self.active)]
+    def theta(self):
+        """``(b0, beta_A)`` (a view: updated in place)."""
+        return self._theta[: self.n_active + 1]
+
+    @property
+    def rhs(self):
+        """``[0; s]``, the right-hand side of the direction (a view)."""
+        return self._rhs[: self.n_active + 1]
+
+    @property
+    def intercept(self):
+        return float(self._theta[0])
+
+    @property
+    def active(self):
+        """The active features, in the order of Z's columns (a view)."""
+        return self._active[: self.n_active]
+
+    @property
+    def active_coefs(self):
+        return self._theta[1 : self.n_active + 1]
+
+    @property
+    def signs(self):
+        return self._rhs[1 : self.n_active + 1]
 
     def _factorise(self, features):
         """Start G's factor afresh on the rows in the loss with ``[1, X_features]``.
@@ -172,7 +209,8 @@ class _QuadraticHomotopy:
         (blocked). Coefficients are reset to zero.
         """
         self.factor = UpdatableCholesky(np.array([[float(np.count_nonzero(self.in_loss))]]))
-        self.active, self.active_coefs, self.signs = [], np.zeros(0), np.zeros(0)
+        self.n_active = 0
+        self._theta[:] = 0.0
         self.is_active[:] = False
         for j in features:
             self._add_feature(j, 0.0)
@@ -193,8 +231,8 @@ class _QuadraticHomotopy:
         for _ in range(_MAX_NEWTON_STEPS):
             self._factorise(free)
             rows = self.in_loss
-            Z = np.column_stack((np.ones(y.shape[0]), self.active_columns))
-            target = self.factor.solve(Z[rows].T @ y[rows])
+            Z = self.Z
+            target = self.factor.solve(Z[rows].T @ y[rows] if self.margin_rows else Z.T @ y)
             goal = Z @ target
             if theta is None or not self.margin_rows:
                 t = 1.0
@@ -220,42 +258,52 @@ class _QuadraticHomotopy:
                 f"the squared-hinge fit of the unpenalised features did not settle in "
                 f"{_MAX_NEWTON_STEPS} Newton steps"
             )
-        self.intercept, self.active_coefs = float(theta[0]), theta[1:].copy()
+        self.theta[:] = theta
 
     # -- events ---------------------------------------------------------------
 
     def _add_feature(self, j, sign):
         column = self.problem.column(j)
         masked = column * self.in_loss if self.margin_rows else column
-        cross = np.concatenate(([masked.sum()], self.active_columns.T @ masked))
-        if not self.factor.append(cross, masked @ column):
+        if not self.factor.append(self.Z.T @ masked, masked @ column):
             self.blocked[j] = True
             return
-        k = len(self.active)
-        if k == self._column_buffer.shape[1]:
-            self._column_buffer = np.asfortranarray(
-                np.hstack((self._column_buffer, np.empty_like(self._column_buffer)))
-            )
-        self._column_buffer[:, k] = column
-        self.active.append(j)
-        self.active_coefs = np.append(self.active_coefs, 0.0)
+        k = self.n_active + 1  # the new column's index in Z
+        if k == self._Z.shape[1]:
+            self._grow()
+        self._Z[:, k] = column
+        self._theta[k] = 0.0
+        self._rhs[k] = sign
+        self._active[k - 1] = j
+        self.n_active = k
         self.is_active[j] = True
-        self.signs = np.append(self.signs, sign)
+
+    def _grow(self):
+        """Double the buffers of Z, theta, [0; s] and A."""
+        capacity = 2 * self._Z.shape[1]
+        Z = np.empty((self._Z.shape[0], capacity), order="F")
+        Z[:, : self._Z.shape[1]] = self._Z
+        self._Z = Z
+        self._theta, self._rhs = np.resize(self._theta, capacity), np.resize(self._rhs, capacity)
+        self._active = np.resize(self._active, capacity - 1)
 
     def _remove_feature(self, position):
-        j = self.active.pop(position)
+        k = self.n_active  # the removed column's index in Z is position + 1 <= k
+        j = self._active[position]
         self.is_active[j] = False
-        self.active_coefs = np.delete(self.active_coefs, position)
-        self.signs = np.delete(self.signs, position)
-        k = len(self.active)
-        self._column_buffer[:, position:k] = self._column_buffer[:, position + 1 : k + 1]
+        self._active[position : k - 1] = self._active[position + 1 : k]
+        for buffer in (self._theta, self._rhs):
+            buffer[position + 1 : k] = buffer[position + 2 : k + 1]
+        self._Z[:, position + 1 : k] = self._Z[:, position + 2 : k + 1]
+        self.n_active = k - 1
         self.factor.remove(position + 1)
         self.blocked[:] = False  # the active span changed: blocked columns may fit now
 
     def _move_row(self, i, joins):
         """Add (joins=True) or remove sample i from E; False if G became singular."""
-        row = np.concatenate(([1.0], self.active_columns[i]))
+        row = self.Z[i]
         self.in_loss[i] = joins
+        self._twice_rows[i] = 2.0 if joins else 0.0
         self.blocked[:] = False  # the span within E changed: blocked columns may fit now
         return self.factor.rank_one(row, 1.0 if joins else -1.0)
 
@@ -299,7 +347,7 @@ class _QuadraticHomotopy:
         """Record breakpoints from lam down to lam_min; `PathEnd` if the path cannot go on."""
         problem = self.problem
         stalled, n_steps = 0, 1
-        while lam > problem.lam_min and len(self.active) <= problem.max_features:
+        while lam > problem.lam_min and self.n_active <= problem.max_features:
             if n_steps >= problem.max_steps:
                 self._check_last(recorder)
                 raise PathEnd(f"max_steps={problem.max_steps} reached")
@@ -343,27 +391,29 @@ class _QuadraticHomotopy:
         of lam. When screening (and ``direction`` is given), both are computed for
         the candidates alone (`_measure_candidates`).
         """
-        self.residual = self.y - self._fitted()
+        Z = self.Z
+        self.fitted = Z @ self.theta
+        self.residual = self.y - self.fitted
         if direction is not None:
-            self.fitted_rate = direction[0] + self.active_columns @ direction[1:]
+            self.fitted_rate = Z @ direction
             if self.screening:
                 return self._measure_candidates()
-        vectors = [self.residual] + ([self.fitted_rate] if direction is not None else [])
-        vectors = np.column_stack(vectors)
-        if self.margin_rows:
-            vectors *= self.in_loss[:, None]
-        both = 2.0 * self.problem.correlations(vectors)
-        self.correlations = both[:, 0]
-        return both[:, 1] if direction is not None else None
+        # Two matrix-vector products: faster than one product with two columns.
+        self.correlations = self.problem.correlations(self._twice_in_loss(self.residual))
+        if direction is None:
+            return None
+        return self.problem.correlations(self._twice_in_loss(self.fitted_rate))
+
+    def _twice_in_loss(self, vector):
+        """``2 v`` on the rows in the loss, 0 on the others."""
+        return vector * self._twice_rows if self.margin_rows else 2.0 * vector
 
     def _measure_candidates(self):
         """The candidates' exact correlations ``2 X_S' r_E`` (stored) and rates (returned)."""
-        vectors = np.column_stack((self.residual, self.fitted_rate))
-        if self.margin_rows:
-            vectors *= self.in_loss[:, None]
-        both = 2.0 * np.asarray(self._candidate_transpose @ vectors)
-        self.correlations[self.candidates] = both[:, 0]
-        return both[:, 1]
+        transpose = self._candidate_transpose
+        residual = self._twice_in_loss(self.residual)
+        self.correlations[self.candidates] = np.asarray(transpose @ residual)
+        return np.asarray(transpose @ self._twice_in_loss(self.fitted_rate))
 
     def _set_candidates(self, features):
         """Follow ``features`` too (screening)."""
@@ -391,9 +441,7 @@ class _QuadraticHomotopy:
         reach it, and those above `_SCREEN_NEAR` of it.
         """
         new_lam = lam - step
-        intercept = self.intercept + step * direction[0]
-        fitted = intercept + self.active_columns @ (self.active_coefs + step * direction[1:])
-        residual = self.y - fitted
+        residual = self.y - self.Z @ (self.theta + step * direction)
         in_loss = residual * self.in_loss if self.margin_rows else residual
         distance = 2.0 * np.linalg.norm(in_loss - self._check_residual)
         threshold = new_lam * (1.0 - _EVENT_TOLERANCE)
@@ -402,7 +450,7 @@ class _QuadraticHomotopy:
             return _NO_FEATURES, _NO_FEATURES
         if np.max(self._check_size + distance * self.norms) < threshold:
             return _NO_FEATURES, _NO_FEATURES
-        correlations = 2.0 * self.problem.correlations(in_loss[:, None])[:, 0]
+        correlations = self.problem.correlations(2.0 * in_loss)
         self._checked_point = (residual, correlations)
         self._set_checkpoint(residual, correlations)
         size = self._check_size
@@ -415,8 +463,8 @@ class _QuadraticHomotopy:
         ``[-lam, lam]`` where ``beta_j = 0``, and 0 for unpenalised features and
         the intercept; each difference is divided by ``2 ||X_j|| (||r_E|| + ||r_0||)``.
         """
-        active = np.asarray(self.active, dtype=np.intp)
-        penalised = (self.active_coefs != 0) & ~self.free[active]
+        active, coefs = self.active, self.active_coefs
+        penalised = (coefs != 0) & ~self.free[active]
         if self.screening:
             # The features not followed are below lam by the bound that
             # `_outside_violators` checked at this breakpoint; the others are measured.
@@ -431,15 +479,16 @@ class _QuadraticHomotopy:
         violation -= lam
         np.maximum(violation, 0.0, out=violation)
         # Nonzero and unpenalised coefficients: the correlation is exactly its target.
-        violation[moving] = np.abs(c[moving] - lam * np.sign(self.active_coefs[penalised]))
-        violation[free] = np.abs(c[free])
-        residual = self.residual[self.in_loss]
-        size = 2.0 * (np.linalg.norm(residual) + self.residual_scale)
+        violation[moving] = np.abs(c[moving] - lam * np.sign(coefs[penalised]))
+        if free.size:
+            violation[free] = np.abs(c[free])
+        residual = self.residual[self.in_loss] if self.margin_rows else self.residual
+        size = 2.0 * (math.sqrt(residual @ residual) + self.residual_scale)
         if size == 0:
             return 0.0
         violation *= inverse_norms
-        intercept = 2.0 * abs(residual.sum()) / (np.sqrt(residual.shape[0]) * size)
-        return float(max(violation.max(initial=0.0) / size, intercept))
+        intercept = 2.0 * abs(residual.sum()) / (math.sqrt(residual.shape[0]) * size)
+        return max(float(violation.max(initial=0.0)) / size, intercept)
 
     def _direction(self):
         """``d(b0, beta_A) / d(-lam) = G^{-1} [0; s] / 2``, consistent for features joining at zero.
@@ -450,7 +499,7 @@ class _QuadraticHomotopy:
         within lam (`_resolve_tie`), the lasso modification of Efron et al.
         (2004, sec. 3.1) applied to simultaneous joins.
         """
-        direction = 0.5 * self.factor.solve(np.concatenate(([0.0], self.signs)))
+        direction = 0.5 * self.factor.solve(self.rhs)
         if not self.tie:  # a lone join moves with its sign (the LARS sign property)
             return direction
         self.tie = False
@@ -459,10 +508,11 @@ class _QuadraticHomotopy:
             return direction
         left_out = sorted(self._resolve_tie(joining), reverse=True)
         # On the boundary but not joining: no candidate again until the next event.
-        self.held_out[[self.active[p] for p in left_out]] = True
+        self.held_out[self.active[left_out]] = True
+        self._holding = True
         for position in left_out:
             self._remove_feature(position)
-        return 0.5 * self.factor.solve(np.concatenate(([0.0], self.signs)))
+        return 0.5 * self.factor.solve(self.rhs)
 
     def _resolve_tie(self, joining):
         """Positions (in the active list) of the tied features that must not join.
@@ -473,11 +523,10 @@ class _QuadraticHomotopy:
         small linear complementarity problem of a tie. Falls back to dropping
         the feature moving most against its sign.
         """
-        columns = self.active_columns * self.in_loss[:, None]
-        Z = np.column_stack((self.in_loss.astype(float), columns))
+        Z = self.Z * self.in_loss[:, None]
         gram = Z.T @ Z
-        rhs = np.concatenate(([0.0], self.signs))
-        settled = [0] + [p + 1 for p in range(len(self.active)) if p not in set(joining)]
+        rhs = self.rhs
+        settled = [0] + [p + 1 for p in range(self.n_active) if p not in set(joining)]
         if len(joining) <= _MAX_TIE_SEARCH:
             for size in range(len(joining) - 1, -1, -1):
                 for subset in itertools.combinations(joining, size):
@@ -504,8 +553,11 @@ class _QuadraticHomotopy:
         times `_RESOLUTION` (the residual is a difference); below that, for
         the smallest penalised column, lam is zero within rounding.
         """
-        rows = self.in_loss
-        size = np.linalg.norm(self.y[rows]) + np.linalg.norm((self.y - self.residual)[rows])
+        if self.margin_rows:
+            rows = self.in_loss
+            size = np.linalg.norm(self.y[rows]) + np.linalg.norm(self.fitted[rows])
+        else:
+            size = self._y_norm + math.sqrt(self.fitted @ self.fitted)
         return _RESOLUTION * 2.0 * self.smallest_norm * size
 
     def _step(self, lam, direction, rates):
@@ -531,90 +583,103 @@ class _QuadraticHomotopy:
             self._set_candidates(near)
         return outcome
 
+    def _on_candidates(self, values):
+        """``values`` restricted to the candidates (``values`` itself when all are followed)."""
+        return values[self.candidates] if self.screening else values
+
     def _next_event(self, lam, direction, rates):
         """The step to the next event below lam, and what happens there."""
-        problem = self.problem
+        problem, on_candidates = self.problem, self._on_candidates
         tolerance = _EVENT_TOLERANCE * lam
         end = problem.lam_min + max(tolerance, self._resolution())
-        candidates = self.candidates
-        correlations = self.correlations[candidates]
-        # Slacks that reach zero at an event, each shrinking at a constant rate.
-        upper_rate, lower_rate = 1.0 - rates, 1.0 + rates
-        join_steps = np.minimum(
-            steps_to_zero(lam - correlations, upper_rate),
-            steps_to_zero(lam + correlations, lower_rate),
-        )
+        correlations = on_candidates(self.correlations)
+        # Slacks that reach zero at an event, each shrinking at a constant rate: the
+        # upper ones lam - c (rates 1 - a) in row 0, the lower ones lam + c in row 1.
+        slacks, slack_rates = np.empty((2, rates.shape[0])), np.empty((2, rates.shape[0]))
+        np.subtract(lam, correlations, out=slacks[0])
+        np.add(lam, correlations, out=slacks[1])
+        np.subtract(1.0, rates, out=slack_rates[0])
+        np.add(1.0, rates, out=slack_rates[1])
+        join_steps = steps_to_zero(slacks, slack_rates).min(axis=0)
         # A blocked column whose correlation clearly moves out of [-lam, lam]
         # would have to join but cannot (a duplicate's stays on the boundary).
-        blocked_candidates = self.blocked[candidates]
-        blocked = candidates[blocked_candidates & ~self.free[candidates]]
-        stuck_steps = _NO_STEPS
-        if self.factor.size >= np.count_nonzero(self.in_loss):
+        blocked_candidates = on_candidates(self.blocked)
+        excluded = on_candidates(self.is_active) | blocked_candidates
+        if self.free_features.size:
+            excluded |= on_candidates(self.free)
+        if self._holding:
+            excluded |= on_candidates(self.held_out)
+        blocked, stuck_steps = _NO_FEATURES, _NO_STEPS
+        rows_in_loss = np.count_nonzero(self.in_loss) if self.margin_rows else self.y.shape[0]
+        if self.factor.size >= rows_in_loss:
             # Z_E spans every vector on E, so every column is a combination of the
             # active ones: its correlation is lam times a constant of size <= 1 on
             # the segment (its KKT condition holds now), so none can join or cross.
             join_steps[:] = np.inf
-            blocked = blocked[:0]
-        elif blocked.size:
-            at = np.searchsorted(candidates, blocked)  # blocked features are candidates
+        elif blocked_candidates.any():
+            at = np.flatnonzero(blocked_candidates & ~on_candidates(self.free))
+            blocked = self.candidates[at]
             stuck_steps = np.minimum(
-                steps_to_zero(lam - correlations[at], _clear(upper_rate[at])),
-                steps_to_zero(lam + correlations[at], _clear(lower_rate[at])),
+                steps_to_zero(slacks[0, at], _clear(slack_rates[0, at])),
+                steps_to_zero(slacks[1, at], _clear(slack_rates[1, at])),
             )
-        excluded = (
-            self.is_active[candidates]
-            | blocked_candidates
-            | self.held_out[candidates]
-            | self.free[candidates]
-        )
         join_steps[excluded] = np.inf
-        beta_active = self.active_coefs
-        leave_steps = steps_to_zero(self.signs * beta_active, -self.signs * direction[1:])
-        leave_steps[(beta_active == 0) | (self.signs == 0)] = np.inf
+        beta_active, signs = self.active_coefs, self.signs
+        leave_steps = steps_to_zero(signs * beta_active, -signs * direction[1:])
+        leave_steps[(beta_active == 0) | (signs == 0)] = np.inf
+        step = min(
+            lam - problem.lam_min,
+            join_steps.min(initial=np.inf),
+            leave_steps.min(initial=np.inf),
+        )
         row_steps = _NO_STEPS
         if self.margin_rows:
             # r_i = y_i - f_i shrinks by fitted_rate per step; i is in the loss iff y_i r_i > 0.
             side = np.where(self.in_loss, self.y, -self.y)
             row_steps = steps_to_zero(side * self.residual, side * self.fitted_rate)
-
-        step = min(
-            lam - problem.lam_min,
-            join_steps.min(initial=np.inf),
-            leave_steps.min(initial=np.inf),
-            row_steps.min(initial=np.inf),
-        )
+            step = min(step, row_steps.min(initial=np.inf))
         # A blocked column only stops the path if it crosses clearly before the
         # next event and clearly above lam_min (not through rounding near the end).
-        margin = _STUCK_MARGIN * tolerance
-        crossing = (stuck_steps < step - margin) & (lam - stuck_steps > end + margin)
-        stuck = blocked[crossing]
-        if stuck.size:
-            step = stuck_steps[crossing].min()
+        stuck = _NO_FEATURES
+        if blocked.size:
+            margin = _STUCK_MARGIN * tolerance
+            crossing = (stuck_steps < step - margin) & (lam - stuck_steps > end + margin)
+            stuck = blocked[crossing]
+            if stuck.size:
+                step = stuck_steps[crossing].min()
         step = max(step, 0.0)
         reaches_end = lam - step <= end
         if reaches_end:
             step = lam - problem.lam_min
         limit = step + tolerance
+        join_at = np.flatnonzero(join_steps <= limit)
         return _Event(
             step=step,
             reaches_end=reaches_end,
             stuck=stuck,
             leaving=np.flatnonzero(leave_steps <= limit),
             moving_rows=np.flatnonzero(row_steps <= limit),
-            joining=candidates[join_steps <= limit],
+            joining=self.candidates[join_at] if self.screening else join_at,
+            join_at=join_at,
         )
 
     def _apply(self, lam, direction, rates, event):
-        """Move ``event.step`` below lam and apply the event; see `_step`."""
+        """Move ``event.step`` below lam and apply the event; see `_step`.
+
+        Only theta moves here: the residual and the correlations at the new
+        point are recomputed exactly (`_measure`) before anything reads them,
+        and the joining features' correlations, for their signs, are moved
+        along the segment.
+        """
         step = event.step
-        self.intercept += step * direction[0]
-        self.active_coefs = self.active_coefs + step * direction[1:]
+        theta = self.theta
+        theta += step * direction
         if self._checked_point is not None:  # the exact values, computed by the check
             self.residual, self.correlations = self._checked_point
             self._checked_point = None
+            joining_correlations = self.correlations[event.joining]
         else:
-            self.correlations[self.candidates] -= step * rates
-            self.residual -= step * self.fitted_rate
+            joining_correlations = self.correlations[event.joining] - step * rates[event.join_at]
         if event.reaches_end:
             return self.problem.lam_min, step, None
         lam -= step
@@ -627,35 +692,37 @@ class _QuadraticHomotopy:
                     "combination of the active ones on the samples in the loss"
                 ),
             )
-        in_loss = self.in_loss.copy()
         for position in event.leaving[::-1]:
             self._remove_feature(position)
-        for i in event.moving_rows:
-            if not self._move_row(i, joins=not in_loss[i]):
-                return (
-                    lam,
-                    step,
-                    (
-                        f"sample {i} leaves the loss and the Gram matrix of the samples in the "
-                        "loss becomes singular"
-                    ),
-                )
-        if event.moving_rows.size:  # unpenalised columns left out may fit the new rows
+        if event.moving_rows.size:
+            in_loss = self.in_loss.copy()
+            for i in event.moving_rows:
+                if not self._move_row(i, joins=not in_loss[i]):
+                    return (
+                        lam,
+                        step,
+                        (
+                            f"sample {i} leaves the loss and the Gram matrix of the samples "
+                            "in the loss becomes singular"
+                        ),
+                    )
+            # Unpenalised columns left out may fit the new rows.
             for j in np.flatnonzero(self.free & ~self.is_active):
                 self._add_feature(j, 0.0)
-        if self.held_out.any():
+        if self._holding:
             self.held_out[:] = False
-        joining, correlations = event.joining, self.correlations
+            self._holding = False
+        joining = event.joining
         # Joins together with other events: check the signs of the next direction.
         self.tie = joining.size > 1 or (
             joining.size == 1 and event.leaving.size + event.moving_rows.size > 0
         )
-        for j in joining[np.argsort(-np.abs(correlations[joining]))]:
-            self._add_feature(j, np.sign(correlations[j]))
+        for at in np.argsort(-np.abs(joining_correlations)):
+            self._add_feature(joining[at], np.sign(joining_correlations[at]))
         return lam, step, None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Event:
     """The next breakpoint: its distance below lam and the changes it brings."""
 
@@ -665,6 +732,7 @@ class _Event:
     leaving: np.ndarray  # positions in the active list of the features leaving
     moving_rows: np.ndarray  # samples entering or leaving the loss
     joining: np.ndarray  # features joining
+    join_at: np.ndarray  # their positions among the candidates
 
 
 def _squared_hinge(y, fitted):

@@ -70,6 +70,7 @@ class PathRecorder:
         self.lams, self.coefs, self.intercepts, self.active_sets = [], [], [], []
 
     def record(self, lam, coef, intercept, active):
+        """Add the breakpoint at lam; ``coef`` (a new float array) is kept, not copied."""
         lam = max(lam, 0.0)
         if self.lams and self.lams[-1] - lam <= self.lam_tolerance * self.lams[-1]:
             if self.interpolation == "constant":
@@ -79,7 +80,7 @@ class PathRecorder:
         if not self.lams:
             self.lam_max = lam
         self.lams.append(lam)
-        self.coefs.append(np.array(coef, dtype=np.float64))
+        self.coefs.append(coef)
         self.intercepts.append(float(intercept))
         self.active_sets.append(np.sort(np.asarray(active, dtype=np.intp)))
         if not self.problem.return_path and len(self.lams) > 2:
