@@ -184,8 +184,11 @@ def check_orthonormal(V, *, name="V", atol=1e-8):
             f"{name} has shape {V.shape}; orthonormal columns need n_rows >= n_cols "
             "(pass V as d x ell, e.g. the transpose of the top right singular vectors)."
         )
-    # V'V - I is symmetric: its 2-norm is its largest |eigenvalue|.
-    err = np.abs(np.linalg.eigvalsh(reduce_row_blocks(block_gram, V) - np.eye(ell))).max()
+    # V'V - I is symmetric: its 2-norm is its largest |eigenvalue| (inf where
+    # finite entries overflow V'V).
+    with np.errstate(over="ignore", invalid="ignore"):
+        error = reduce_row_blocks(block_gram, V) - np.eye(ell)
+    err = np.abs(np.linalg.eigvalsh(error)).max() if np.isfinite(error).all() else np.inf
     if err > atol:
         raise ValueError(
             f"{name} must have orthonormal columns: ||{name}'{name} - I||_2 = {err:.3g} "
@@ -209,10 +212,11 @@ def _orthonormal_float_array(V, atol):
     d, ell = V.shape
     if not 1 <= ell <= d:
         return False
-    error = V.T @ V
-    error.flat[:: ell + 1] -= 1.0
-    error = error.ravel()
-    return bool(np.dot(error, error) <= atol * atol)  # False for NaN
+    with np.errstate(over="ignore", invalid="ignore"):
+        error = V.T @ V
+        error.flat[:: ell + 1] -= 1.0
+        error = error.ravel()
+        return bool(np.dot(error, error) <= atol * atol)  # False for NaN
 
 
 def check_n_select(r, *, name="r", low, high=None, low_inclusive=False):

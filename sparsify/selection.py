@@ -122,6 +122,16 @@ class Selection:
             Number of features d.
         factors : array of float, shape (n_features_in,), optional
             Multiplies each merged scale; None means all ones.
+
+        Returns
+        -------
+        Selection
+
+        Raises
+        ------
+        ValueError
+            A pick outside ``[0, n_features_in)``, a weight that is negative or
+            not finite, or not one weight per pick.
         """
         picks = np.asarray(picks, dtype=np.intp).reshape(-1)
         weights = np.asarray(weights, dtype=np.float64).reshape(-1)
@@ -131,6 +141,8 @@ class Selection:
                 f"weights has shape {weights.shape} but picks has shape {picks.shape}; "
                 "give one weight per pick."
             )
+        if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+            raise ValueError("weights (squared scales) must be finite and non-negative.")
         uniq, first, inverse = np.unique(picks, return_index=True, return_inverse=True)
         if uniq.size:
             _check_range(picks, uniq[0], uniq[-1], d)

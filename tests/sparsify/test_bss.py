@@ -278,6 +278,30 @@ def test_bad_input(V, r, exc, match):
         bss(V, r)
 
 
+def test_orthonormality_is_the_spectral_norm_not_frobenius():
+    # V'V - I = diag(e, e, e, e) has 2-norm e and Frobenius norm 2e: with
+    # e = 0.8 atol, V is accepted (the check is ||V'V - I||_2 <= atol) although
+    # its Frobenius norm exceeds atol; with e = 1.2 atol it is rejected.
+    atol = 1e-8
+    Q = orthonormal(30, 4, 11)
+    accepted = Q * np.sqrt(1 + 0.8 * atol)
+    assert np.linalg.norm(accepted.T @ accepted - np.eye(4)) > atol
+    assert_lemma1(accepted, bss(accepted, 9), 9)
+    with pytest.raises(ValueError, match=r"V'V - I\|\|_2 = 1.2e-08"):
+        bss(Q * np.sqrt(1 + 1.2 * atol), 9)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, 1e200])
+def test_non_finite_or_huge_entry_rejected(bad):
+    # One bad entry in an otherwise orthonormal float64 V: NaN and inf are named
+    # as such, a finite entry that overflows V'V fails the orthonormality check.
+    V = orthonormal(20, 3, 12)
+    V[7, 1] = bad
+    match = {"nan": "NaN", "inf": "infinity"}.get(str(bad), "orthonormal columns")
+    with pytest.raises(ValueError, match=match):
+        bss(V, 6)
+
+
 @pytest.mark.filterwarnings("error")
 def test_input_check_warns_on_nothing():
     # The fast path of the input check sums X; an overflowing sum of finite

@@ -35,6 +35,30 @@ def test_from_picks_merges_repeats_and_keeps_rr_t():
     np.testing.assert_allclose(sel.matrix() @ sel.matrix().T.toarray(), R_full @ R_full.T)
 
 
+@pytest.mark.parametrize(
+    "picks,weights,match",
+    [
+        ([0, 5, 0], [1.0, 1.0, 1.0], "indices must lie"),
+        ([-1, 2], [1.0, 1.0], "indices must lie"),
+        ([1, 2, 1], [1.0, -3.0, 1.0], "non-negative"),
+        ([1, 2], [1.0, np.inf], "finite"),
+        ([1, 2], [1.0], "one weight per pick"),
+    ],
+)
+def test_from_picks_validates_like_the_constructor(picks, weights, match):
+    with pytest.raises(ValueError, match=match):
+        Selection.from_picks(picks, weights, 5)
+
+
+def test_from_picks_result_is_read_only():
+    sel = Selection.from_picks([2, 0, 2], [1.0, 4.0, 3.0], 3)
+    # 2 merges weights 1 + 3, its scale sqrt(4); 0 has sqrt(4) too.
+    assert sel.indices.tolist() == [2, 0] and sel.scales.tolist() == [2.0, 2.0]
+    for array in (sel.indices, sel.scales):
+        with pytest.raises(ValueError):
+            array[0] = 1
+
+
 def test_selection_is_immutable_and_validated():
     sel = Selection([0, 2], [1.0, 1.0], 3)
     with pytest.raises(ValueError):
