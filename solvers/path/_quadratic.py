@@ -652,13 +652,13 @@ class _QuadraticHomotopy:
         if reaches_end:
             step = lam - problem.lam_min
         limit = step + tolerance
-        join_at = np.flatnonzero(join_steps <= limit)
+        join_at = (join_steps <= limit).nonzero()[0]
         return _Event(
             step=step,
             reaches_end=reaches_end,
             stuck=stuck,
-            leaving=np.flatnonzero(leave_steps <= limit),
-            moving_rows=np.flatnonzero(row_steps <= limit),
+            leaving=(leave_steps <= limit).nonzero()[0],
+            moving_rows=(row_steps <= limit).nonzero()[0],
             joining=self.candidates[join_at] if self.screening else join_at,
             join_at=join_at,
         )
@@ -717,7 +717,7 @@ class _QuadraticHomotopy:
         self.tie = joining.size > 1 or (
             joining.size == 1 and event.leaving.size + event.moving_rows.size > 0
         )
-        for at in np.argsort(-np.abs(joining_correlations)):
+        for at in (-np.abs(joining_correlations)).argsort():
             self._add_feature(joining[at], np.sign(joining_correlations[at]))
         return lam, step, None
 

@@ -19,7 +19,8 @@ def steps_to_zero(slack, rate):
     ``inf``. Slacks that rounding made slightly negative count as zero, so an
     event is triggered by the direction of motion, never by the sign of noise.
     """
-    steps = np.full(slack.shape, np.inf)
+    steps = np.empty(slack.shape)
+    steps.fill(np.inf)
     np.divide(np.maximum(slack, 0.0), rate, out=steps, where=rate > 0)
     return steps
 
