@@ -25,12 +25,22 @@ Conventions kept by every formulation (docs/solvers.md, "Models"):
   ``"sample_weight"`` where the loss has no hyperparameter in front (the L1 models,
   ridge, RLSC), and the one Parameter ``"C_s"`` = C * sample_weight in the 2-norm SVMs
   (``C * s`` as two Parameters would not be DPP, as for ``lam_w``). Without it the
-  problems are built exactly as before, unweighted.
+  problems are built exactly as before, unweighted;
+- every function checks its arguments before it builds a CVXPY object: the hyperparameters
+  with scikit-learn's ``validate_params`` (an ``InvalidParameterError`` naming the
+  argument, e.g. ``l1_svm(X, y, lam=-1)``), X with ``sparsify.utils.check_X``, and y,
+  ``weights`` and ``sample_weight`` against X's shape.
 """
+
+from numbers import Real
 
 import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from sparsify import Selection
+from sparsify.utils import check_X
 
 from ._penalty import check_penalty_weights
 
@@ -53,13 +63,57 @@ def gram(X):
     return K.toarray() if sp.issparse(K) else np.asarray(K)
 
 
-def _scalar_param(value, name, *, allow_zero=False):
-    """A nonnegative scalar Parameter; the value must be > 0 (or >= 0 with allow_zero)."""
-    value = float(value)
-    if not np.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
-        expected = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be a finite number {expected}; got {value}.")
-    return cp.Parameter(nonneg=True, name=name, value=value)
+# The hyperparameters' constraints, checked by ``validate_params`` before any CVXPY object
+# is built (scikit-learn's style, as in ``lars_path``); the data are checked by ``_check_data``.
+_POSITIVE = [Interval(Real, 0, np.inf, closed="neither")]
+_NONNEGATIVE = [Interval(Real, 0, np.inf, closed="left")]
+_LOSS = [StrOptions({"hinge", "squared_hinge"})]
+_DATA = {"X": ["array-like", "sparse matrix"], "y": ["array-like"]}
+_SAMPLE_WEIGHT = ["array-like", None]
+_WEIGHTS = ["array-like", None]
+
+
+def _check_data(X, y, sample_weight=None, *, labels, positive_weights=False):
+    """The data checks of every formulation, run before any CVXPY object is built.
+
+    X by `sparsify.utils.check_X`; y as n finite numbers (-1 and +1, both present, with
+    ``labels``); sample_weight by `_check_sample_weight`. Returns ``(X, y, sample_weight)``:
+    X a float64 array or CSR/CSC matrix, y a float64 array of shape (n,), sample_weight
+    None or a float64 array of shape (n,).
+    """
+    X = check_X(X)
+    n = X.shape[0]
+    try:
+        y = np.asarray(y, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"y must hold numbers, one per row of X; {exc}") from exc
+    if y.shape != (n,):
+        raise ValueError(f"y must have shape ({n},), one value per row of X; got shape {y.shape}.")
+    if not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or infinity; every sample needs a finite target.")
+    if labels and not (np.all(np.abs(y) == 1) and np.any(y > 0) and np.any(y < 0)):
+        raise ValueError(
+            f"y must hold the labels -1 and +1, both present; got the values "
+            f"{np.unique(y)[:5].tolist()}. sparsify.utils.signed_labels maps two classes "
+            "to -1 and +1."
+        )
+    return X, y, _check_sample_weight(sample_weight, n, positive=positive_weights)
+
+
+def _scalar_param(value, name):
+    """The hyperparameter ``value`` (validated >= 0 by the caller) as a nonnegative Parameter."""
+    return cp.Parameter(nonneg=True, name=name, value=float(value))
+
+
+def _check_weights(weights, n_features):
+    """Penalty weights by `check_penalty_weights`, all finite (a formulation keeps every column)."""
+    weights = check_penalty_weights(weights, n_features)
+    if np.any(np.isinf(weights)):
+        raise ValueError(
+            "weights of a formulation must be finite (0 leaves a feature unpenalised); a "
+            "feature of weight +inf is excluded: drop its column (the estimators do)."
+        )
+    return weights
 
 
 def _weighted_l1(lam, weights, n_features, *, name, linear_program):
@@ -74,13 +128,6 @@ def _weighted_l1(lam, weights, n_features, *, name, linear_program):
     with d = 50000 (and 37 GiB with the split form); in a constraint the parameter
     sits in the sparse constraint tensor (10 ms).
     """
-    weights = check_penalty_weights(weights, n_features)
-    if np.any(np.isinf(weights)):
-        raise ValueError(
-            "weights of a formulation must be finite (0 leaves a feature unpenalised); a "
-            "feature of weight +inf is excluded: drop its column (the estimators do)."
-        )
-    lam = _scalar_param(lam, "lam").value
     lam_w = cp.Parameter(n_features, nonneg=True, name="lam_w", value=lam * weights)
     if linear_program:
         w_pos = cp.Variable(n_features, name=f"{name}_pos", nonneg=True)
@@ -91,10 +138,9 @@ def _weighted_l1(lam, weights, n_features, *, name, linear_program):
     return w, l1, [lam_w @ cp.abs(w) <= l1]
 
 
-def _sample_weight_param(sample_weight, n, *, name="sample_weight", scale=1.0):
-    """``scale * sample_weight`` as a nonnegative Parameter of shape (n,), or None."""
-    s = _check_sample_weight(sample_weight, n)
-    return None if s is None else cp.Parameter(n, nonneg=True, name=name, value=scale * s)
+def _sample_weight_param(s, *, name="sample_weight", scale=1.0):
+    """``scale * s`` for checked sample weights s as a nonnegative Parameter, or None."""
+    return None if s is None else cp.Parameter(s.size, nonneg=True, name=name, value=scale * s)
 
 
 def _check_sample_weight(sample_weight, n, *, positive=False):
@@ -126,6 +172,16 @@ def _hinge_slack(X, y, w, b):
     return xi, margin
 
 
+@validate_params(
+    {
+        **_DATA,
+        "C": _POSITIVE,
+        "loss": _LOSS,
+        "selection": [Selection, None],
+        "sample_weight": _SAMPLE_WEIGHT,
+    },
+    prefer_skip_nested_validation=True,
+)
 def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
     r"""The soft-margin SVM dual, eq. (2) of 001 (eq. (3) with a feature selection).
 
@@ -170,6 +226,15 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
         Variable ``"alpha"`` (shape (n,)); ``constraints[0]`` is ``y'a = 0``; the value
         is the dual objective.
 
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
+        holding both -1 and +1; sample_weight of the wrong shape or negative.
+
     Examples
     --------
     >>> import numpy as np
@@ -178,10 +243,11 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
     >>> problem.is_dpp()
     True
     """
-    _check_loss(loss)
+    X, y, s = _check_data(
+        X, y, sample_weight, labels=True, positive_weights=loss == "squared_hinge"
+    )
     if selection is not None:
         X = selection.apply(X)
-    y = np.asarray(y, dtype=float)
     n, d = X.shape
     C = _scalar_param(C, "C")
     # a <= C as a constraint: a Parameter in the variable's bounds makes CVXPY 1.9 treat
@@ -194,23 +260,21 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
     objective = cp.sum(alpha) - 0.5 * quad
     constraints = [y @ alpha == 0]
     if loss == "hinge":
-        box = _sample_weight_param(sample_weight, n, name="C_s", scale=C.value)
+        box = _sample_weight_param(s, name="C_s", scale=C.value)
         constraints.append(alpha <= (C if box is None else box))
-    elif sample_weight is None:
+    elif s is None:
         inv_2C = _scalar_param(0.5 / C.value, "inv_2C")
         objective = objective - 0.5 * inv_2C * cp.sum_squares(alpha)
     else:
-        s = _check_sample_weight(sample_weight, n, positive=True)
         inv_2C_s = cp.Parameter(n, nonneg=True, name="inv_2C_s", value=0.5 / (C.value * s))
         objective = objective - 0.5 * inv_2C_s @ cp.square(alpha)
     return cp.Problem(cp.Maximize(objective), constraints)
 
 
-def _check_loss(loss):
-    if loss not in ("hinge", "squared_hinge"):
-        raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
-
-
+@validate_params(
+    {**_DATA, "C": _POSITIVE, "loss": _LOSS, "sample_weight": _SAMPLE_WEIGHT},
+    prefer_skip_nested_validation=True,
+)
 def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
     """The 2-norm-regularised linear SVM in primal form (the primal of 001 eq. (2)).
 
@@ -243,19 +307,31 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
     cvxpy.Problem
         Variables ``"w"``, ``"b"``, ``"xi"``; ``problem.constraints[0]`` is the margin
         constraint, whose ``dual_value`` is a.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
+        holding both -1 and +1; sample_weight of the wrong shape or negative.
     """
-    _check_loss(loss)
-    y = np.asarray(y, dtype=float)
+    X, y, s = _check_data(X, y, sample_weight, labels=True)
     w = cp.Variable(X.shape[1], name="w")
     b = cp.Variable(name="b")
     C = _scalar_param(C, "C")
     xi, margin = _hinge_slack(X, y, w, b)
     terms = xi if loss == "hinge" else cp.square(xi)
-    C_s = _sample_weight_param(sample_weight, X.shape[0], name="C_s", scale=C.value)
+    C_s = _sample_weight_param(s, name="C_s", scale=C.value)
     loss_term = C * cp.sum(terms) if C_s is None else C_s @ terms
     return cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + loss_term), [margin])
 
 
+@validate_params(
+    {**_DATA, "lam": _POSITIVE, "weights": _WEIGHTS, "sample_weight": _SAMPLE_WEIGHT},
+    prefer_skip_nested_validation=True,
+)
 def l1_svm(X, y, lam=1.0, weights=None, *, sample_weight=None):
     """The (weighted) 1-norm SVM, eq. (6) of 004, a linear program.
 
@@ -283,10 +359,24 @@ def l1_svm(X, y, lam=1.0, weights=None, *, sample_weight=None):
     cvxpy.Problem
         Variables ``"w_pos"``, ``"w_neg"`` (w is their difference), ``"b"``, ``"xi"``;
         Parameter ``"lam_w"`` = lam * weights.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
+        holding both -1 and +1; weights or sample_weight of the wrong shape or
+        negative.
     """
     return _l1_penalised_hinge(X, y, lam, weights, sample_weight, squared=False)
 
 
+@validate_params(
+    {**_DATA, "lam": _POSITIVE, "weights": _WEIGHTS, "sample_weight": _SAMPLE_WEIGHT},
+    prefer_skip_nested_validation=True,
+)
 def svm2(X, y, lam=1.0, weights=None, *, sample_weight=None):
     """SVM2: squared hinge loss with a (weighted) L1 penalty, eq. (7) of 004 (eq. (5) weighted).
 
@@ -312,18 +402,29 @@ def svm2(X, y, lam=1.0, weights=None, *, sample_weight=None):
     -------
     cvxpy.Problem
         Variables ``"w"``, ``"b"``, ``"xi"``, ``"l1"``; Parameter ``"lam_w"`` = lam * weights.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
+        holding both -1 and +1; weights or sample_weight of the wrong shape or
+        negative.
     """
     return _l1_penalised_hinge(X, y, lam, weights, sample_weight, squared=True)
 
 
 def _l1_penalised_hinge(X, y, lam, weights, sample_weight, *, squared):
-    y = np.asarray(y, dtype=float)
+    X, y, s = _check_data(X, y, sample_weight, labels=True)
+    weights = _check_weights(weights, X.shape[1])
     b = cp.Variable(name="b")
     w, penalty, epigraph = _weighted_l1(
         lam, weights, X.shape[1], name="w", linear_program=not squared
     )
     xi, margin = _hinge_slack(X, y, w, b)
-    s = _sample_weight_param(sample_weight, X.shape[0])
+    s = _sample_weight_param(s)
     if s is None and squared:
         loss = cp.sum_squares(xi)
     else:
@@ -331,6 +432,10 @@ def _l1_penalised_hinge(X, y, lam, weights, sample_weight, *, squared):
     return cp.Problem(cp.Minimize(loss + penalty), [margin, *epigraph])
 
 
+@validate_params(
+    {**_DATA, "lam": _POSITIVE, "weights": _WEIGHTS, "sample_weight": _SAMPLE_WEIGHT},
+    prefer_skip_nested_validation=True,
+)
 def weighted_lasso(X, y, lam=1.0, weights=None, *, sample_weight=None):
     """The weighted lasso, eq. (3) of 004, with an unpenalised intercept.
 
@@ -358,13 +463,24 @@ def weighted_lasso(X, y, lam=1.0, weights=None, *, sample_weight=None):
     cvxpy.Problem
         Variables ``"beta"``, ``"beta0"``, ``"l1"`` (the penalty's epigraph); Parameter
         ``"lam_w"`` = lam * weights.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity; y not n finite numbers;
+        weights or sample_weight of the wrong shape or negative.
     """
+    X, y, s = _check_data(X, y, sample_weight, labels=False)
+    weights = _check_weights(weights, X.shape[1])
     beta, penalty, epigraph = _weighted_l1(
         lam, weights, X.shape[1], name="beta", linear_program=False
     )
     beta0 = cp.Variable(name="beta0")
-    residual = np.asarray(y, dtype=float) - X @ beta - beta0
-    loss = _squared_loss(residual, _sample_weight_param(sample_weight, X.shape[0]))
+    residual = y - X @ beta - beta0
+    loss = _squared_loss(residual, _sample_weight_param(s))
     return cp.Problem(cp.Minimize(loss + penalty), epigraph)
 
 
@@ -375,6 +491,15 @@ def _squared_loss(residual, weights):
     return weights @ cp.square(residual)
 
 
+@validate_params(
+    {
+        **_DATA,
+        "lam": _POSITIVE,
+        "form": [StrOptions({"primal", "dual"})],
+        "sample_weight": _SAMPLE_WEIGHT,
+    },
+    prefer_skip_nested_validation=True,
+)
 def ridge(X, y, lam=1.0, *, form="primal", sample_weight=None):
     """Ridge regression in primal or dual form (002 sec. 3.4), no intercept.
 
@@ -399,18 +524,30 @@ def ridge(X, y, lam=1.0, *, form="primal", sample_weight=None):
     -------
     cvxpy.Problem
         Primal: Variable ``"beta"``; dual: Variable ``"x"``; Parameter ``"lam"``.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity; y not n finite numbers; sample_weight
+        of the wrong shape or negative.
     """
     if form == "dual":
         return rlsc(X, y, lam, sample_weight=sample_weight)
-    if form != "primal":
-        raise ValueError(f"form must be 'primal' or 'dual'; got {form!r}.")
+    X, y, s = _check_data(X, y, sample_weight, labels=False)
     beta = cp.Variable(X.shape[1], name="beta")
     lam = _scalar_param(lam, "lam")
-    residual = np.asarray(y, dtype=float) - X @ beta
-    loss = _squared_loss(residual, _sample_weight_param(sample_weight, X.shape[0]))
+    residual = y - X @ beta
+    loss = _squared_loss(residual, _sample_weight_param(s))
     return cp.Problem(cp.Minimize(loss + lam * cp.sum_squares(beta)))
 
 
+@validate_params(
+    {**_DATA, "lam": _NONNEGATIVE, "sample_weight": _SAMPLE_WEIGHT},
+    prefer_skip_nested_validation=True,
+)
 def rlsc(X, y, lam=1.0, *, sample_weight=None):
     """Regularised least-squares classification, eq. (1) of 000, with the linear kernel.
 
@@ -441,15 +578,26 @@ def rlsc(X, y, lam=1.0, *, sample_weight=None):
     -------
     cvxpy.Problem
         Variable ``"x"`` (shape (n,)), Parameter ``"lam"``.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity; y not n finite numbers; sample_weight
+        of the wrong shape or negative.
     """
+    X, y, s = _check_data(X, y, sample_weight, labels=False)
     x = cp.Variable(X.shape[0], name="x")
-    lam = _scalar_param(lam, "lam", allow_zero=True)
+    lam = _scalar_param(lam, "lam")
     features = X.T @ x  # X'x: K x = X (X'x) and x'K x = ||X'x||^2
-    residual = X @ features - np.asarray(y, dtype=float)
-    fit = _squared_loss(residual, _sample_weight_param(sample_weight, X.shape[0]))
+    residual = X @ features - y
+    fit = _squared_loss(residual, _sample_weight_param(s))
     return cp.Problem(cp.Minimize(fit + lam * cp.sum_squares(features)))
 
 
+@validate_params({"X": _DATA["X"]}, prefer_skip_nested_validation=True)
 def enclosing_ball(X):
     """The minimum enclosing ball of the points (rows of X), an SOCP (001 sec. 4, radius B).
 
@@ -465,8 +613,17 @@ def enclosing_ball(X):
     -------
     cvxpy.Problem
         Variables ``"center"`` (shape (d,)) and ``"radius"``; the value is the radius B.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A hyperparameter of the wrong type or out of range (a ValueError and a TypeError),
+        checked before any CVXPY object is built.
+    ValueError
+        X not 2-D, empty, or with NaN or infinity.
     """
-    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
+    X = check_X(X)
+    X = X.toarray() if sp.issparse(X) else X
     center = cp.Variable(X.shape[1], name="center")
     radius = cp.Variable(name="radius")
     distances = cp.norm(X - cp.reshape(center, (1, X.shape[1]), order="C"), 2, axis=1)

@@ -1,12 +1,18 @@
 """The spectral certificate behind the papers' guarantees (000 Lemma 2, 001 Lemma 1-2)."""
 
 import numpy as np
+from sklearn.utils._param_validation import validate_params
 
 from ._validation import check_orthonormal
+from .selection import Selection
 
 __all__ = ["spectral_distortion"]
 
 
+@validate_params(
+    {"V": ["array-like", "sparse matrix"], "selection": [Selection]},
+    prefer_skip_nested_validation=True,
+)
 def spectral_distortion(V, selection):
     """Return ``||I - V' R R' V||_2`` for the sampling-and-rescaling matrix R of a selection.
 
@@ -24,6 +30,13 @@ def spectral_distortion(V, selection):
     Returns
     -------
     float
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        V not an array or selection not a `Selection`.
+    ValueError
+        V without orthonormal columns, or a selection over another number of features.
     """
     V = check_orthonormal(V)
     if selection.n_features_in != V.shape[0]:

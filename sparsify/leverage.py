@@ -1,14 +1,21 @@
 """Leverage scores and leverage-score sampling (001 eq. 4 and Lemma 2; 003 Figure 1, eq. 22)."""
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, validate_params
 
 from ._svd import right_singular_vectors
 from ._validation import check_n_select, check_X
-from .sampling import sample_features
+from .sampling import SAMPLING_CONSTRAINTS, sample_features
 
 __all__ = ["leverage_scores", "leverage_sample"]
 
 
+_K = [Interval(Integral, 1, None, closed="left"), None]
+
+
+@validate_params({"k": _K}, prefer_skip_nested_validation=True)
 def leverage_scores(X, k=None):
     """Leverage scores of the features: squared row norms of the top-k right singular vectors.
 
@@ -30,14 +37,25 @@ def leverage_scores(X, k=None):
     Returns
     -------
     ndarray of shape (n_features,)
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        k not None nor an int >= 1.
+    ValueError
+        X not a finite, non-empty 2-D array (see `sparsify.utils.check_X`), or k above
+        min(n_samples, n_features) or the numerical rank of X.
+    TypeError
+        X not numeric, or k a bool.
     """
     X = check_X(X, lazy=True)
-    if k is not None:
+    if k is not None:  # the bound that depends on X (check_n_select also refuses a bool)
         k = check_n_select(k, name="k", low=1, high=min(X.shape), low_inclusive=True)
     V, _ = right_singular_vectors(X, k)
     return np.einsum("ij,ij->i", V, V)
 
 
+@validate_params({**SAMPLING_CONSTRAINTS, "k": _K}, prefer_skip_nested_validation=True)
 def leverage_sample(X, r, *, k=None, method="iid", random_state=None):
     """Sample r features with probabilities ``p_i = leverage_i / k`` (001 eq. 4).
 
@@ -53,12 +71,18 @@ def leverage_sample(X, r, *, k=None, method="iid", random_state=None):
     k : int, optional
         Number of top right singular vectors; None means rank(X).
     method : {"iid", "bernoulli"}
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
 
     Returns
     -------
     Selection
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        r, k, method or random_state of the wrong type or out of range.
+    ValueError
+        As `leverage_scores`.
     """
-    r = check_n_select(r, name="r", low=1, low_inclusive=True)
     scores = leverage_scores(X, k)
     return sample_features(scores / scores.sum(), r, method=method, random_state=random_state)

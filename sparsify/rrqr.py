@@ -1,7 +1,10 @@
 """Feature selection by rank-revealing (column-pivoted) QR, the RRQR baseline of 000 sec. 6.2."""
 
+from numbers import Integral
+
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval, validate_params
 
 from ._validation import check_n_select, check_X
 from .selection import Selection
@@ -10,6 +13,9 @@ from .utils import column_norms
 __all__ = ["rrqr"]
 
 
+@validate_params(
+    {"r": [Interval(Integral, 1, None, closed="left")]}, prefer_skip_nested_validation=True
+)
 def rrqr(X, r):
     """Select r features (columns of X) by column-pivoted QR.
 
@@ -45,10 +51,12 @@ def rrqr(X, r):
 
     Raises
     ------
+    sklearn.utils._param_validation.InvalidParameterError
+        If r is not an int >= 1.
     ValueError
-        If X is not a finite, non-empty 2-D array, or r is out of range.
+        If X is not a finite, non-empty 2-D array, or r > n_features.
     TypeError
-        If X is not numeric or r is not an integer.
+        If X is not numeric or r is a bool.
 
     Notes
     -----
@@ -64,6 +72,7 @@ def rrqr(X, r):
     """
     X = check_X(X)
     n, d = X.shape
+    # the bound that depends on X (check_n_select also refuses a bool)
     r = check_n_select(r, name="r", low=1, high=d, low_inclusive=True)
     if sp.issparse(X):
         X = X.tocsc()

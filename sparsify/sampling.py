@@ -4,16 +4,32 @@ One sampler serves leverage-score, weight-based and uniform sampling (003 sec.
 6.2: SS, WS, US); only the distribution p differs.
 """
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ._validation import check_random_state
 from .selection import Selection
 
-__all__ = ["sample_features", "METHODS"]
+__all__ = ["sample_features", "METHODS", "SAMPLING_CONSTRAINTS"]
 
 METHODS = ("iid", "bernoulli")
+# scikit-learn's parameter constraints (`validate_params`) of the sampling arguments, shared
+# by every function that samples features.
+SAMPLING_CONSTRAINTS = {
+    "r": [Interval(Integral, 1, None, closed="left")],
+    "method": [StrOptions(set(METHODS))],
+    "random_state": [
+        None,
+        Interval(Integral, 0, None, closed="left"),
+        np.random.Generator,
+        np.random.RandomState,
+    ],
+}
 
 
+@validate_params(SAMPLING_CONSTRAINTS, prefer_skip_nested_validation=True)
 def sample_features(p, r, *, method="iid", random_state=None):
     """Sample features with probabilities p and rescale them so that E[R R'] = I.
 
@@ -34,15 +50,18 @@ def sample_features(p, r, *, method="iid", random_state=None):
         Number of trials ("iid") or bound on the expected number of kept
         features ("bernoulli"), r >= 1.
     method : {"iid", "bernoulli"}
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
 
     Returns
     -------
     Selection
         "iid": features in the order first drawn; "bernoulli": in index order.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        r, method or random_state of the wrong type or out of range.
     """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
     rng = check_random_state(random_state)
     p = np.asarray(p, dtype=np.float64)
     d = p.size

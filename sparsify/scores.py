@@ -18,11 +18,16 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import column_or_1d
+from sklearn.utils._param_validation import validate_params
 
 from ._dask import reduce_row_blocks
 from ._validation import check_X
 
 __all__ = ["information_gain", "document_frequency", "weight_scores"]
+
+# No hyperparameters: the data's types, checked as every public function checks its
+# arguments (scikit-learn's `validate_params`); the values are checked by `check_X`.
+_X = ["array-like", "sparse matrix"]
 
 
 def _presence(X):
@@ -54,8 +59,6 @@ def _hashable_labels(y, exc):
 
 def _encode_labels(y, n_samples):
     """Validate labels and return (integer codes in [0, C), number of classes C)."""
-    if y is None:
-        raise ValueError("y is None; information_gain is supervised and needs class labels.")
     try:
         y = column_or_1d(y, warn=False)
     except ValueError as exc:
@@ -91,6 +94,7 @@ def _encode_labels(y, n_samples):
     return codes, n_classes
 
 
+@validate_params({"X": _X, "y": ["array-like"]}, prefer_skip_nested_validation=True)
 def information_gain(X, y):
     """Information gain of the presence/absence of each feature about the class.
 
@@ -170,6 +174,7 @@ def _mi_part(n_ec, n_e, n_c, n):
     return out.sum(axis=1)
 
 
+@validate_params({"X": _X}, prefer_skip_nested_validation=True)
 def document_frequency(X):
     """Number of samples (documents) in which each feature is nonzero.
 
@@ -205,6 +210,7 @@ def _nonzero_counts(X):
     return np.asarray(counts, dtype=np.int64).reshape(-1)
 
 
+@validate_params({"X": _X}, prefer_skip_nested_validation=True)
 def weight_scores(X):
     """Weight-based scores: each feature's share of the squared Frobenius norm.
 

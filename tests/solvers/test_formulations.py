@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import linprog
+from sklearn.utils._param_validation import InvalidParameterError
 
 from solvers import available_backends
 from solvers.formulations import (
@@ -135,10 +136,96 @@ def test_enclosing_ball_radius_is_the_largest_distance_from_its_center(bhattacha
 @pytest.mark.parametrize("bad", [0.0, -1.0, np.nan, np.inf])
 def test_nonpositive_hyperparameters_are_rejected(ionosphere, bad):
     X, y = ionosphere
-    with pytest.raises(ValueError, match="C must be"):
+    with pytest.raises(InvalidParameterError, match="'C' parameter of svm_dual"):
         svm_dual(X, y, bad)
-    with pytest.raises(ValueError, match="lam must be"):
+    with pytest.raises(InvalidParameterError, match="'lam' parameter of ridge"):
         ridge(X, y, bad)
+
+
+# Bad arguments fail with an error naming the argument before any CVXPY object is built:
+# cvxpy.Variable is patched to fail, so an error raised by CVXPY itself would not match.
+X4 = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.5]])
+Y4 = np.array([-1.0, -1.0, 1.0, 1.0])
+BAD_ARGUMENTS = [
+    (l1_svm, {"lam": -1.0}, "'lam' parameter of l1_svm"),
+    (l1_svm, {"lam": "1"}, "'lam' parameter of l1_svm"),
+    (l1_svm, {"weights": "abc"}, "'weights' parameter of l1_svm"),
+    (l1_svm, {"weights": [1.0, -1.0]}, "weights must be >= 0"),
+    (l1_svm, {"weights": [1.0, 1.0, 1.0]}, r"weights must have shape \(2,\)"),
+    (svm2, {"lam": 0.0}, "'lam' parameter of svm2"),
+    (svm2, {"sample_weight": "abc"}, "'sample_weight' parameter of svm2"),
+    (svm2, {"sample_weight": [1.0, 1.0]}, "sample_weight must hold 4"),
+    (svm_dual, {"C": 0}, "'C' parameter of svm_dual"),
+    (svm_dual, {"loss": "l1"}, "'loss' parameter of svm_dual"),
+    (svm_dual, {"selection": np.arange(2)}, "'selection' parameter of svm_dual"),
+    (svm_primal, {"C": -0.5}, "'C' parameter of svm_primal"),
+    (svm_primal, {"loss": "logistic"}, "'loss' parameter of svm_primal"),
+    (weighted_lasso, {"lam": -1.0}, "'lam' parameter of weighted_lasso"),
+    (ridge, {"form": "x"}, "'form' parameter of ridge"),
+    (ridge, {"lam": 0.0}, "'lam' parameter of ridge"),
+    (rlsc, {"lam": -1e-3}, "'lam' parameter of rlsc"),
+    (rlsc, {"sample_weight": [1.0, -1.0, 1.0, 1.0]}, "sample_weight must hold 4"),
+]
+
+
+@pytest.fixture
+def no_cvxpy(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a CVXPY variable was built before the arguments were checked")
+
+    monkeypatch.setattr(cp, "Variable", refuse)
+
+
+@pytest.mark.parametrize(
+    "build, kwargs, match",
+    BAD_ARGUMENTS,
+    ids=[f"{b.__name__}-{next(iter(k))}" for b, k, _ in BAD_ARGUMENTS],
+)
+def test_bad_hyperparameters_name_the_argument_before_cvxpy(build, kwargs, match, no_cvxpy):
+    with pytest.raises(ValueError, match=match):
+        build(X4, Y4, **kwargs)
+
+
+SUPERVISED = [svm_dual, svm_primal, l1_svm, svm2, weighted_lasso, ridge, rlsc]
+
+
+@pytest.mark.parametrize("build", SUPERVISED)
+def test_bad_data_names_the_argument_before_cvxpy(build, no_cvxpy):
+    with pytest.raises(ValueError, match="X"):
+        build(np.where(X4 == 0, np.nan, X4), Y4)  # NaN in X
+    with pytest.raises(ValueError, match="X"):
+        build(X4[:, 0], Y4)  # 1-D X
+    with pytest.raises(ValueError, match="X"):
+        build(None, Y4)
+    with pytest.raises(ValueError, match=r"y must have shape \(4,\)"):
+        build(X4, Y4[:3])  # one label short
+    with pytest.raises(ValueError, match="y"):
+        build(X4, None)
+    with pytest.raises(ValueError, match="y contains NaN"):
+        build(X4, np.array([-1.0, np.nan, 1.0, 1.0]))
+    with pytest.raises(ValueError, match="X"):
+        build(sp.csr_matrix(np.where(X4 == 0, np.inf, X4)), Y4)  # inf in a sparse X
+
+
+@pytest.mark.parametrize("build", [svm_dual, svm_primal, l1_svm, svm2])
+def test_classifiers_need_both_labels_minus_one_and_plus_one(build, no_cvxpy):
+    with pytest.raises(ValueError, match="y must hold the labels -1 and \\+1"):
+        build(X4, np.array([0.0, 0.0, 1.0, 1.0]))  # 0/1 labels
+    with pytest.raises(ValueError, match="both present"):
+        build(X4, np.ones(4))  # one class
+
+
+def test_regression_formulations_take_any_real_targets():
+    y = np.array([0.5, -2.0, 3.0, 0.0])
+    for build in (weighted_lasso, ridge, rlsc, lambda X, y: ridge(X, y, form="dual")):
+        assert build(X4, y).is_dcp()
+
+
+def test_enclosing_ball_checks_its_points(no_cvxpy):
+    with pytest.raises(ValueError, match="X"):
+        enclosing_ball(np.array([[0.0, np.nan]]))
+    with pytest.raises(ValueError, match="'X' parameter of enclosing_ball"):
+        enclosing_ball(None)
 
 
 def test_rlsc_allows_lam_zero(ionosphere):

@@ -61,7 +61,7 @@ def test_k_above_rank_raises():
     X = np.outer(np.arange(1.0, 6), np.arange(1.0, 9))  # rank 1
     with pytest.raises(ValueError, match="k=2 exceeds the numerical rank"):
         leverage_scores(X, k=2)
-    with pytest.raises(ValueError, match="k must be"):
+    with pytest.raises(ValueError, match="'k' parameter of leverage_scores"):
         leverage_scores(X, k=0)
     with pytest.raises(ValueError, match="X"):
         leverage_scores(np.zeros((3, 4)))
@@ -123,8 +123,8 @@ def test_reproducible_for_fixed_seed_and_generator():
 @pytest.mark.parametrize(
     "kwargs,exc,match",
     [
-        ({"r": 0}, ValueError, "r must be"),
-        ({"r": 2.0}, TypeError, "r must be an integer"),
+        ({"r": 0}, ValueError, "'r' parameter of leverage_sample must be an int"),
+        ({"r": 2.0}, TypeError, "'r' parameter of leverage_sample must be an int"),
         ({"r": 5, "method": "poisson"}, ValueError, "method"),
         ({"r": 5, "random_state": "seed"}, TypeError, "random_state"),
     ],
