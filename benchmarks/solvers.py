@@ -412,7 +412,8 @@ def _pair_steps(case, X, t, values, repeats, budget, threads):
                         if side == "ours":
                             est.set_params(**{case.param: value})
                             step["seconds"], _ = timed(lambda est=est: est.fit(X, t))
-                            w, b = np.asarray(est.coef_, dtype=float), float(est.intercept_)
+                            w = np.ravel(est.coef_).astype(float)  # classifiers: (1, d)
+                            b = float(np.ravel(est.intercept_)[0])
                             step.update(gap=float(est.dual_gap_), backend=est.backend_)
                         else:
                             step["seconds"], (w, b) = timed(lambda v=value: case.peer(X, t, v))

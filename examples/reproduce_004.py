@@ -171,13 +171,13 @@ def two_norm(base, X, y, X_val, y_val, X_test, y_test):
     best = None
     for C in C_GRID:
         model = L2SVM(C=C, loss=L2_LOSS[base]).fit(X, y)
-        accuracy = 1.0 - _error(model.coef_, model.intercept_, X_val, y_val)
+        accuracy = 1.0 - _error(model.coef_[0], model.intercept_[0], X_val, y_val)
         if best is None or accuracy > best[0]:  # ties: the first (smallest) C
             best = (accuracy, C, model)
     accuracy, C, model = best
     outcome = Outcome(
-        _error(model.coef_, model.intercept_, X_test, y_test),
-        np.flatnonzero(model.coef_),
+        _error(model.coef_[0], model.intercept_[0], X_test, y_test),
+        np.flatnonzero(model.coef_[0]),
         accuracy,
     )
     return outcome, C

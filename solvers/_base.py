@@ -26,7 +26,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -48,6 +48,19 @@ _ACCEPT_SPARSE = ["csr", "csc"]
 CLASS_WEIGHT_CONSTRAINTS = {"class_weight": [StrOptions({"balanced"}), dict, None]}
 #: Fitted attributes with one entry per training sample (0 for a dropped sample).
 _PER_SAMPLE = ("alpha_", "dual_coef_")
+#: Fitted attributes of one binary problem, gathered over the K problems of a
+#: one-vs-rest fit (``BinaryLinearClassifier._gather``).
+_PER_PROBLEM = (
+    "certificate_",
+    "dual_gap_",
+    "backend_",
+    "solve_attempts_",
+    "problem_",
+    "objective_",
+    "margin_",
+    *_PER_SAMPLE,
+    "support_",
+)
 
 
 def _fingerprint(*arrays):
@@ -227,21 +240,33 @@ class CvxpyEstimator(BaseEstimator):
 
 
 class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
-    """Labels: any two values, mapped to -1/+1 for the solver and back in ``predict``.
+    """Labels: two classes mapped to -1/+1 for the solver; more classes one-vs-rest.
 
-    Subclasses implement ``_fit_pm(X, y_pm)`` (y_pm in {-1, +1}) setting ``coef_`` and
-    ``intercept_``.
+    Subclasses implement ``_fit_pm(X, y_pm)`` (y_pm in {-1, +1}) setting ``coef_`` (1-D)
+    and ``intercept_`` (a float) of the binary problem; ``fit`` then gives them
+    scikit-learn's shapes, ``coef_`` (1, n_features) and ``intercept_`` (1,).
+
+    With K > 2 classes (when ``_one_vs_rest``), class k against the rest is a binary
+    problem fitted by a clone (labels 1 for class k, 0 for the rest), as scikit-learn's
+    ``LinearSVC`` and ``OneVsRestClassifier`` do: ``estimators_`` holds the K fits,
+    ``coef_`` (K, n_features) and ``intercept_`` (K,) stack theirs, and each attribute of
+    a binary problem is gathered over the K problems (``_gather``). ``class_weight``
+    applies to the original classes: it multiplies the sample weights once, and the
+    clones see those weights with ``class_weight=None``.
     """
+
+    #: Whether more than two classes are fitted one-vs-rest (else a ValueError).
+    _one_vs_rest = True
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Fit on X (n_samples, n_features; dense, CSR or CSC) and two-class labels y.
+        """Fit on X (n_samples, n_features; dense, CSR or CSC) and class labels y.
 
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Two classes.
+            Two classes, or more (one-vs-rest, see the class docstring).
         sample_weight : array-like of shape (n_samples,), optional
             ``s_i >= 0`` multiplying sample i's loss term (default 1); an integer weight
             is the same as repeating the row, 0 the same as dropping it. Multiplied by
@@ -254,18 +279,24 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
         Raises
         ------
         ValueError
-            y does not hold two classes; sample_weight has the wrong length, a
-            negative, NaN or infinite entry, is all 0, or leaves one class with no
-            positive weight.
+            y holds fewer than two classes (or more than two for an estimator that is
+            binary only); sample_weight has the wrong length, a negative, NaN or
+            infinite entry, is all 0, or leaves a class with no positive weight.
         """
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         self.classes_ = np.unique(y)
-        if y_type != "binary" or self.classes_.size != 2:
+        if self.classes_.size < 2 or y_type not in ("binary", "multiclass"):
             raise ValueError(
-                "Only binary classification is supported: y must hold exactly two classes; "
+                "y must hold at least two classes; "
                 f"got {self.classes_.size} class(es): {self.classes_[:10]}."
+            )
+        if self.classes_.size > 2 and not self._one_vs_rest:
+            raise ValueError(
+                f"Only binary classification is supported by {type(self).__name__}: y must "
+                f"hold exactly two classes; got {self.classes_.size}: {self.classes_[:10]}. "
+                "Wrap it in sklearn.multiclass.OneVsRestClassifier for more."
             )
         sample_weight = _sample_weights(X, sample_weight)
         class_weight = getattr(self, "class_weight", None)
@@ -273,30 +304,83 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
             per_class = compute_sample_weight(class_weight, y)
             sample_weight = per_class if sample_weight is None else sample_weight * per_class
             _check_positive_total(sample_weight, "sample_weight times class_weight")
-        y_pm = signed_labels(y, self.classes_)
         if sample_weight is not None:
-            for label, name in ((-1.0, self.classes_[0]), (1.0, self.classes_[1])):
-                if not np.any(sample_weight[y_pm == label] > 0):
+            for name in self.classes_:
+                if not np.any(sample_weight[y == name] > 0):
                     raise ValueError(
                         f"sample_weight (times class_weight) is 0 on every sample of class "
-                        f"{name!r}: both classes need a positive weight."
+                        f"{name!r}: every class needs a positive weight."
                     )
-        self._fit_weighted(X, y_pm, sample_weight, self._fit_pm)
+        if self.classes_.size == 2:
+            self.__dict__.pop("estimators_", None)
+            self._fit_weighted(X, signed_labels(y, self.classes_), sample_weight, self._fit_pm)
+            self.coef_ = np.asarray(self.coef_, dtype=float).reshape(1, -1)
+            self.intercept_ = np.asarray(self.intercept_, dtype=float).reshape(1)
+        else:
+            self._fit_one_vs_rest(X, y, sample_weight)
         return self
 
+    def _fit_one_vs_rest(self, X, y, sample_weight):
+        """One clone per class on (class k: 1, the rest: 0); stack and gather their fits."""
+        weighted = {"class_weight": None} if "class_weight" in self.get_params() else {}
+        self.estimators_ = [
+            clone(self)
+            .set_params(**weighted)
+            .fit(X, (y == label).astype(int), sample_weight=sample_weight)
+            for label in self.classes_
+        ]
+        self.coef_ = np.vstack([est.coef_ for est in self.estimators_])
+        self.intercept_ = np.concatenate([est.intercept_ for est in self.estimators_])
+        self._gather(self.estimators_)
+
+    def _gather(self, estimators):
+        """Each per-problem attribute of the K binary fits, in class order.
+
+        Numbers (``dual_gap_``, ``objective_``, ``margin_``) become arrays of shape (K,),
+        per-sample arrays (``alpha_``, ``dual_coef_``) arrays of shape (K, n_samples),
+        the others (``certificate_``, ``backend_``, ``support_``, ``solve_attempts_``,
+        ``problem_``) lists of length K. A property of the class (RLSC's
+        ``objective_``) computes itself from the gathered attributes.
+        """
+        for name in _PER_PROBLEM:
+            if isinstance(getattr(type(self), name, None), property):
+                continue
+            if not all(name in est.__dict__ for est in estimators):
+                self.__dict__.pop(name, None)
+                continue
+            values = [est.__dict__[name] for est in estimators]
+            if name in _PER_SAMPLE:
+                values = np.vstack(values)
+            elif all(isinstance(v, Real) for v in values):
+                values = np.array(values, dtype=float)
+            setattr(self, name, values)
+
     def decision_function(self, X):
-        """``X coef_ + intercept_``; a positive value means ``classes_[1]``."""
-        return self._linear_response(X)
+        """``X coef_' + intercept_``: shape (n_samples,) for two classes, else (n_samples, K).
+
+        For two classes a positive value means ``classes_[1]``; for K > 2, column k is
+        the score of class k against the rest.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
+        return linear_scores(X, self.coef_, self.intercept_)
 
     def predict(self, X):
-        """The class of each row of X (one of ``classes_``)."""
-        positive = self.decision_function(X) > 0  # checks that self is fitted
-        return self.classes_[positive.astype(int)]
+        """The class of each row of X (one of ``classes_``): the sign, or the largest score."""
+        return scores_to_classes(self.decision_function(X), self.classes_)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
+
+def linear_scores(X, coef, intercept):
+    """``X coef' + intercept`` for ``coef`` of shape (K, d): (n,) when K = 1, else (n, K)."""
+    scores = np.asarray(X @ np.asarray(coef).T) + intercept
+    return scores.ravel() if scores.shape[1] == 1 else scores
+
+
+def scores_to_classes(scores, classes):
+    """The classes of ``linear_scores``: the sign for 1-D scores, else the largest column."""
+    if scores.ndim == 1:
+        return classes[(scores > 0).astype(int)]
+    return classes[np.argmax(scores, axis=1)]
 
 
 class LinearRegressor(RegressorMixin, CvxpyEstimator):

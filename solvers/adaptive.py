@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, linear_scores, scores_to_classes
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
 from .svm import L1SVM, SVM2
@@ -71,7 +71,8 @@ class _AdaptiveL1(BaseEstimator):
             if type_of_target(y, input_name="y") != "binary" or classes.size != 2:
                 raise ValueError(
                     "Only binary classification is supported: y must hold exactly two classes; "
-                    f"got {classes.size} class(es): {classes[:10]}."
+                    f"got {classes.size} class(es): {classes[:10]}. Wrap the estimator in "
+                    "sklearn.multiclass.OneVsRestClassifier for more."
                 )
             if reset:
                 self.classes_ = classes
@@ -148,13 +149,14 @@ class _BinaryClassifier(ClassifierMixin, _AdaptiveL1):
         return tags
 
     def decision_function(self, X):
-        """``X coef_ + intercept_``; a positive value means ``classes_[1]``."""
-        return self._linear_response(X)
+        """``X coef_' + intercept_``, shape (n_samples,); positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
+        return linear_scores(X, self.coef_, self.intercept_)
 
     def predict(self, X):
         """The class of each row of X (one of ``classes_``)."""
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
+        return scores_to_classes(self.decision_function(X), self.classes_)
 
 
 class _RSStream:
@@ -266,8 +268,11 @@ class HybridSVM(_BinaryClassifier):
     estimator_ : L1SVM or SVM2
         The fitted weighted model.
     coef_, intercept_, objective_, certificate_, dual_gap_, backend_
-        Those of ``estimator_``.
+        Those of ``estimator_``: ``coef_`` of shape (1, n_features), ``intercept_``
+        of shape (1,).
     classes_ : ndarray of shape (2,)
+        Binary only: more classes are a ValueError (the weights are one per feature
+        for one problem); wrap it in ``sklearn.multiclass.OneVsRestClassifier``.
 
     See Also
     --------

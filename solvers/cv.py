@@ -300,7 +300,21 @@ _DOC_PARAMETERS = """
 
 _CLASSES = """
     classes_ : ndarray of shape (2,)
-        The two labels; ``classes_[1]`` where the decision is positive."""
+        The two labels; ``classes_[1]`` where the decision is positive. Binary only
+        (more classes: a ValueError; wrap it in ``sklearn.multiclass.OneVsRestClassifier``);
+        ``coef_`` has shape (1, n_features) and ``intercept_`` shape (1,), as in
+        scikit-learn's linear classifiers."""
+
+
+class _BinaryPathCV(_PathCV, BinaryLinearClassifier):
+    """A classifier of `_PathCV`: two classes only (each class's own lam is not one ``lam_``)."""
+
+    _one_vs_rest = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
 
 
 class WeightedLassoCV(_PathCV, LinearRegressor):
@@ -332,7 +346,7 @@ class WeightedLassoCV(_PathCV, LinearRegressor):
     _estimator_class = WeightedLasso
 
 
-class L1SVMCV(_PathCV, BinaryLinearClassifier):
+class L1SVMCV(_BinaryPathCV):
     __doc__ = """The 1-norm SVM (004 eq. 6) with lam chosen by K-fold CV on exact paths.
 
     Each fold's `solvers.path.l1_svm_path` is constant in lam between breakpoints, so
@@ -349,7 +363,7 @@ class L1SVMCV(_PathCV, BinaryLinearClassifier):
     _estimator_class = L1SVM
 
 
-class SVM2CV(_PathCV, BinaryLinearClassifier):
+class SVM2CV(_BinaryPathCV):
     __doc__ = """SVM2 (004 eq. 7) with lam chosen by K-fold CV on exact paths (Rosset & Zhu 2007).
 
     Each fold's `solvers.path.svm2_path` gives its model at every lam; the CV curve is

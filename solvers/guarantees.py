@@ -355,8 +355,8 @@ def _margin(X, y, C):
         objective=objective,
         objective_bounds=bounds,
         C=float(C),
-        coef=svm.coef_,
-        intercept=float(svm.intercept_),
+        coef=svm.coef_[0],
+        intercept=float(svm.intercept_[0]),
         alpha=svm.alpha_,
         support=np.asarray(svm.support_),
     )

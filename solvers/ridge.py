@@ -554,7 +554,12 @@ class _RidgeFit:
 
     @property
     def objective_(self):
-        """The objective ``sum_i s_i (y_i - x_i'coef_)^2 + lam ||coef_||^2`` (s = 1 unweighted)."""
+        """The objective ``sum_i s_i (y_i - x_i'coef_)^2 + lam ||coef_||^2`` (s = 1 unweighted).
+
+        A one-vs-rest RLSC: an array of shape (n_classes,), one per binary problem.
+        """
+        if isinstance(self.certificate_, list):
+            return np.array([certificate.primal for certificate in self.certificate_])
         return self.certificate_.primal
 
 
@@ -591,17 +596,21 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
 
     Attributes
     ----------
-    dual_coef_ : ndarray of shape (n_samples,)
+    dual_coef_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
         x of eq. (1) (the minimum-norm solution when K is singular).
-    coef_ : ndarray of shape (n_features,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
         ``w = X'x``.
-    intercept_ : float
+    intercept_ : ndarray of shape (1,) or (n_classes,)
         Always 0.0.
-    objective_ : float
+    objective_ : float or ndarray of shape (n_classes,)
         The value of eq. (1) at x (equal to the primal objective at w).
-    backend_ : str
+    backend_ : str or list of str
         "svd" or the CVXPY backend; ``problem_`` is set only with a CVXPY backend.
-    classes_ : ndarray of shape (2,)
+    classes_ : ndarray of shape (n_classes,)
+    estimators_ : list of RLSC
+        With more than two classes: the binary fit of each class against the rest
+        (one-vs-rest, docs/solvers.md "Multiclass"); the per-problem attributes above
+        are gathered over them.
     """
 
     _parameter_constraints = {"lam": [NONNEGATIVE], **CLASS_WEIGHT_CONSTRAINTS, **_CONSTRAINTS}

@@ -293,9 +293,9 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
         The dual solution a.
     support_ : ndarray of int
         Indices of the support vectors.
-    coef_ : ndarray of shape (n_features,)
+    coef_ : ndarray of shape (1, n_features)
         ``w = X'Y a``.
-    intercept_ : float
+    intercept_ : ndarray of shape (1,)
     margin_ : float
         ``1 / ||w||`` (the geometric margin of 001).
     objective_ : float
@@ -303,7 +303,16 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     problem_ : cvxpy.Problem
     backend_ : str
         The backend that solved it.
-    classes_ : ndarray of shape (2,)
+    certificate_, dual_gap_
+        The optimality certificate (:mod:`solvers.certificates`) and its relative gap.
+    classes_ : ndarray of shape (n_classes,)
+    estimators_ : list of SVMDual
+        With more than two classes only: the binary fit of each class against the
+        rest (one-vs-rest, docs/solvers.md "Multiclass"). ``coef_`` is then
+        (n_classes, n_features), ``intercept_`` (n_classes,); ``alpha_`` is
+        (n_classes, n_samples), ``margin_``, ``objective_`` and ``dual_gap_`` arrays
+        of shape (n_classes,), and ``support_``, ``problem_``, ``backend_`` and
+        ``certificate_`` lists of length n_classes, in the order of ``classes_``.
     """
 
     _parameter_constraints = {

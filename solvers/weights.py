@@ -139,7 +139,7 @@ def _l2_coef(base, C, X, y):
 
     loss = "hinge" if base == "l1" else "squared_hinge"
     model = L2SVM(C=C, loss=loss).fit(X, y)
-    return model.coef_, model.intercept_
+    return model.coef_[0], model.intercept_[0]
 
 
 def _best_l2_model(

@@ -74,7 +74,7 @@ def test_loose_scs_says_optimal_above_the_optimum_and_the_chain_moves_on(ionosph
     assert est.certificate_ is clarabel["certificate"]
     assert est.dual_gap_ == est.certificate_.relative_gap <= GAP_TOLERANCE
     assert est.objective_ == pytest.approx(optimum, rel=1e-7)
-    np.testing.assert_allclose(est.coef_, coef, atol=1e-5)
+    np.testing.assert_allclose(np.ravel(est.coef_), coef, atol=1e-5)
 
 
 def test_loose_scs_alone_is_a_solver_error_listing_its_certificate(ionosphere):
@@ -107,8 +107,8 @@ def test_a_loose_answer_is_polished_into_the_certified_optimum(ionosphere):
     assert est.backend_ == "SCS" and est.certificate_.holds
     assert est.dual_gap_ < 1e-9
     sk = Lasso(alpha=lam / (2 * n), tol=1e-14, max_iter=1_000_000).fit(X, y)
-    np.testing.assert_allclose(est.coef_, sk.coef_, atol=1e-7)
-    assert est.intercept_ == pytest.approx(sk.intercept_, abs=1e-7)
+    np.testing.assert_allclose(np.ravel(est.coef_), np.ravel(sk.coef_), atol=1e-7)
+    assert np.ravel(est.intercept_)[0] == pytest.approx(np.ravel(sk.intercept_)[0], abs=1e-7)
 
 
 # -- exceptions and time limits move the chain on ---------------------------------------
@@ -219,7 +219,7 @@ def test_dual_gap_bounds_the_true_suboptimality(ionosphere):
         excess = est.certificate_.primal - optimum
         assert excess <= est.certificate_.gap + 1e-9 * optimum
         assert est.certificate_.primal == pytest.approx(optimum, rel=2 * GAP_TOLERANCE)
-        recomputed = svm2_certificate(X, y, est.coef_, est.intercept_, lam)
+        recomputed = svm2_certificate(X, y, np.ravel(est.coef_), np.ravel(est.intercept_)[0], lam)
         assert recomputed.primal == pytest.approx(est.certificate_.primal, rel=1e-12)
 
 

@@ -82,7 +82,7 @@ def test_classifier_in_a_pipeline_after_a_sparsify_selector(est, bhattacharyya):
     X, y = bhattacharyya
     pipe = make_pipeline(LeverageSelector(n_features=30, random_state=0), clone(est))
     pipe.fit(X, y)
-    assert pipe[-1].coef_.shape == (pipe[0].selection_.n_selected,)
+    assert pipe[-1].coef_.shape == (1, pipe[0].selection_.n_selected)
     assert pipe.score(X, y) > 0.9
     sparse = clone(pipe).fit(sp.csr_matrix(X), y)
     np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), pipe.predict(X))
@@ -162,12 +162,10 @@ def test_wrong_shapes_are_rejected(est, ionosphere):
 
 
 @pytest.mark.parametrize("est", CLASSIFIERS, ids=_ids)
-def test_one_class_or_three_classes_are_rejected(est, ionosphere):
+def test_one_class_is_rejected(est, ionosphere):
     X, y = ionosphere
-    with pytest.raises(ValueError, match="two classes"):
+    with pytest.raises(ValueError, match="at least two classes"):
         clone(est).fit(X, np.ones_like(y))
-    with pytest.raises(ValueError, match="two classes"):
-        clone(est).fit(X, np.arange(len(y)) % 3)
 
 
 @pytest.mark.parametrize(

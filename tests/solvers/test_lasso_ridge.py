@@ -77,7 +77,7 @@ def test_rlsc_matches_eq2_and_ridge_classifier(data, lam):
     x = _rlsc_eq2(X, y, lam)
     np.testing.assert_allclose(est.dual_coef_, x, rtol=1e-8, atol=1e-10)
     ref = RidgeClassifier(alpha=lam, fit_intercept=False, solver="svd").fit(X, y)
-    np.testing.assert_allclose(est.coef_, ref.coef_.ravel(), rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(est.coef_[0], ref.coef_.ravel(), rtol=1e-8, atol=1e-10)
     np.testing.assert_array_equal(est.predict(X), ref.predict(X))
     K = X @ X.T
     eq1 = np.sum((K @ x - y) ** 2) + lam * x @ K @ x

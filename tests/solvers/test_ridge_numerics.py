@@ -100,7 +100,7 @@ def test_ridge_matches_sklearn_ridge_solvers(fmt, shape, lam):
     labels = np.where(y > 0, 1, -1)
     rlsc = RLSC(lam=lam).fit(FORMATS[fmt](X), labels)
     ref = RidgeClassifier(alpha=lam, fit_intercept=False, solver="cholesky").fit(X, labels)
-    np.testing.assert_allclose(rlsc.coef_, ref.coef_.ravel(), rtol=1e-7, atol=1e-10)
+    np.testing.assert_allclose(rlsc.coef_[0], ref.coef_.ravel(), rtol=1e-7, atol=1e-10)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -109,8 +109,8 @@ def test_rlsc_lam_zero_is_minimum_norm_least_squares(fmt):
     X[:, 5] = X[:, 4]  # rank deficient: the minimum-norm solution is the one asked for
     labels = np.where(y > 0, 1.0, -1.0)
     est = RLSC(lam=0.0).fit(FORMATS[fmt](X), labels)
-    np.testing.assert_allclose(est.coef_, np.linalg.lstsq(X, labels, rcond=None)[0], atol=1e-9)
-    np.testing.assert_allclose(X.T @ est.dual_coef_, est.coef_, atol=1e-9)
+    np.testing.assert_allclose(est.coef_[0], np.linalg.lstsq(X, labels, rcond=None)[0], atol=1e-9)
+    np.testing.assert_allclose(X.T @ est.dual_coef_, est.coef_[0], atol=1e-9)
     np.testing.assert_allclose(
         est.dual_coef_, np.linalg.pinv(X @ X.T) @ labels, atol=1e-9
     )  # 000 eq. (2) with lam = 0: x = K^+ y
@@ -120,7 +120,7 @@ def test_rlsc_lam_zero_interpolates_when_d_exceeds_n():
     X, y = _data(SHAPES["d>n"], 1.0, seed=3)
     labels = np.where(y > 0, 1.0, -1.0)
     est = RLSC(lam=0.0).fit(X, labels)
-    np.testing.assert_allclose(est.coef_, np.linalg.lstsq(X, labels, rcond=None)[0], atol=1e-9)
+    np.testing.assert_allclose(est.coef_[0], np.linalg.lstsq(X, labels, rcond=None)[0], atol=1e-9)
 
 
 def _centred_reference(X, y, lam):

@@ -66,9 +66,13 @@ def _xy(est, X, labels, target):
 
 def _assert_same_fit(weighted, repeated, rtol=1e-6):
     np.testing.assert_allclose(weighted.objective_, repeated.objective_, rtol=rtol)
-    scale = max(1.0, np.abs(repeated.coef_).max())
-    np.testing.assert_allclose(weighted.coef_, repeated.coef_, atol=1e-4 * scale)
-    np.testing.assert_allclose(weighted.intercept_, repeated.intercept_, atol=1e-4 * scale)
+    scale = max(1.0, np.abs(np.ravel(repeated.coef_)).max())
+    np.testing.assert_allclose(
+        np.ravel(weighted.coef_), np.ravel(repeated.coef_), atol=1e-4 * scale
+    )
+    np.testing.assert_allclose(
+        np.ravel(weighted.intercept_)[0], np.ravel(repeated.intercept_)[0], atol=1e-4 * scale
+    )
     assert weighted.certificate_.holds
 
 
@@ -115,7 +119,7 @@ def test_all_ones_is_the_unweighted_fit():
     X, y, _, _ = _data(30, 6)
     plain = SVMDual().fit(X, y)
     ones = SVMDual().fit(X, y, sample_weight=np.ones(30))
-    np.testing.assert_array_equal(ones.coef_, plain.coef_)
+    np.testing.assert_array_equal(np.ravel(ones.coef_), np.ravel(plain.coef_))
 
 
 # -- scikit-learn's peers ----------------------------------------------------------------
@@ -125,11 +129,11 @@ def test_svm_dual_matches_svc_with_sample_weight():
     X, y, _, s = _data(40, 5, seed=3)
     ours = SVMDual(C=0.8).fit(X, y, sample_weight=s)
     svc = SVC(kernel="linear", C=0.8, tol=1e-10).fit(X, y, sample_weight=s)
-    np.testing.assert_allclose(ours.coef_, svc.coef_.ravel(), atol=1e-5)
-    np.testing.assert_allclose(ours.intercept_, svc.intercept_[0], atol=1e-5)
+    np.testing.assert_allclose(np.ravel(ours.coef_), np.ravel(svc.coef_), atol=1e-5)
+    np.testing.assert_allclose(np.ravel(ours.intercept_)[0], svc.intercept_[0], atol=1e-5)
     # The weighted primal written out here, at SVC's point, is not below ours.
     hinge = np.maximum(0.0, 1.0 - y * svc.decision_function(X))
-    theirs = 0.5 * svc.coef_.ravel() @ svc.coef_.ravel() + 0.8 * s @ hinge
+    theirs = 0.5 * np.ravel(svc.coef_) @ np.ravel(svc.coef_) + 0.8 * s @ hinge
     assert ours.objective_ <= theirs * (1 + 1e-7)
 
 
@@ -137,7 +141,7 @@ def test_ridge_regression_matches_sklearn_ridge_with_sample_weight():
     X, _, t, s = _data(40, 5, seed=4)
     ours = RidgeRegression(lam=0.7).fit(X, t, sample_weight=s)
     theirs = Ridge(alpha=0.7, fit_intercept=False, solver="cholesky").fit(X, t, sample_weight=s)
-    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(np.ravel(ours.coef_), np.ravel(theirs.coef_), rtol=1e-9, atol=1e-12)
 
 
 def test_weighted_lasso_matches_sklearn_lasso_with_sample_weight():
@@ -149,8 +153,10 @@ def test_weighted_lasso_matches_sklearn_lasso_with_sample_weight():
     ours = WeightedLasso(lam=lam).fit(X, t, sample_weight=s)
     theirs = Lasso(alpha=lam / (2 * s.sum()), tol=1e-12, max_iter=100000)
     theirs.fit(X, t, sample_weight=s)
-    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-7)
-    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-7)
+    np.testing.assert_allclose(np.ravel(ours.coef_), np.ravel(theirs.coef_), atol=1e-7)
+    np.testing.assert_allclose(
+        np.ravel(ours.intercept_)[0], np.ravel(theirs.intercept_)[0], atol=1e-7
+    )
 
 
 # -- internal solvers with weights -------------------------------------------------------
@@ -214,9 +220,9 @@ def test_bad_sample_weights_are_rejected(est):
 
 def test_a_class_without_weight_is_rejected():
     X, y, _, _ = _data(20, 4)
-    with pytest.raises(ValueError, match="both classes need a positive weight"):
+    with pytest.raises(ValueError, match="every class needs a positive weight"):
         SVMDual().fit(X, y, sample_weight=(y > 0).astype(float))
-    with pytest.raises(ValueError, match="both classes need a positive weight"):
+    with pytest.raises(ValueError, match="every class needs a positive weight"):
         SVMDual(class_weight={-1.0: 0.0, 1.0: 1.0}).fit(X, y)
 
 
@@ -332,7 +338,7 @@ def test_weighted_certificate_holds_at_the_repeated_rows_optimum_and_fails_off_i
     y = labels if is_classifier(est) else target
     repeat = s.astype(int)
     optimum = clone(est).fit(np.repeat(X, repeat, 0), np.repeat(y, repeat))
-    coef, b = optimum.coef_, optimum.intercept_
+    coef, b = np.ravel(optimum.coef_), np.ravel(optimum.intercept_)[0]
     certificate = certify(X, y, coef, b, s)
     assert certificate.holds, certificate
     # Its primal is the weighted objective (the repeated rows' value), its dual below it.

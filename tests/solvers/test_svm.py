@@ -30,7 +30,7 @@ def test_svm_dual_matches_svc(data, C):
     np.testing.assert_allclose(est.margin_, 1 / np.linalg.norm(svc.coef_), rtol=1e-3)
     np.testing.assert_array_equal(est.predict(X), svc.predict(X))
     np.testing.assert_allclose(
-        est.intercept_, svc.intercept_[0], atol=1e-3 * max(1, abs(est.intercept_))
+        est.intercept_[0], svc.intercept_[0], atol=1e-3 * max(1, abs(est.intercept_[0]))
     )
     assert est.alpha_.shape == (len(y),)
     assert set(svc.support_) <= set(est.support_) | set(np.flatnonzero(svc_alpha < 1e-6 * C))
@@ -50,8 +50,8 @@ def test_l2svm_hinge_matches_svc_and_the_dual(data, C):
     est = L2SVM(C=C).fit(X, y)
     dual = SVMDual(C=C).fit(X, y)
     primal = (
-        0.5 * est.coef_ @ est.coef_
-        + C * np.maximum(0, 1 - y * (X @ est.coef_ + est.intercept_)).sum()
+        0.5 * est.coef_[0] @ est.coef_[0]
+        + C * np.maximum(0, 1 - y * (X @ est.coef_[0] + est.intercept_[0])).sum()
     )
     # primal form (n > d): objective_ is the primal at coef_; dual form (d > n): the dual
     np.testing.assert_allclose(
@@ -61,7 +61,7 @@ def test_l2svm_hinge_matches_svc_and_the_dual(data, C):
     np.testing.assert_allclose(est.margin_, 1 / np.linalg.norm(_svc(X, y, C).coef_), rtol=1e-3)
     # the margin-constraint multipliers are the dual solution: w = X'Y a
     np.testing.assert_allclose(
-        X.T @ (y * est.alpha_), est.coef_, atol=1e-4 * np.abs(est.coef_).max()
+        X.T @ (y * est.alpha_), est.coef_[0], atol=1e-4 * np.abs(est.coef_[0]).max()
     )
 
 
@@ -81,10 +81,12 @@ def test_l2svm_squared_hinge_matches_linearsvc(data):
         C=C, loss="squared_hinge", dual=False, tol=1e-12, intercept_scaling=100.0, max_iter=100000
     ).fit(X, y)
     theirs = objective(ref.coef_.ravel(), ref.intercept_[0])
-    np.testing.assert_allclose(est.objective_, objective(est.coef_, est.intercept_), rtol=1e-5)
+    np.testing.assert_allclose(
+        est.objective_, objective(est.coef_[0], est.intercept_[0]), rtol=1e-5
+    )
     assert est.objective_ <= theirs * (1 + 1e-7)
     np.testing.assert_allclose(est.objective_, theirs, rtol=1e-4)
-    np.testing.assert_allclose(est.coef_, ref.coef_.ravel(), atol=1e-2)
+    np.testing.assert_allclose(est.coef_[0], ref.coef_.ravel(), atol=1e-2)
 
 
 @pytest.mark.parametrize("lam", [0.1, 1.0])
@@ -93,7 +95,7 @@ def test_l1svm_matches_linprog(data, lam):
     est = L1SVM(lam=lam).fit(X, y)
     reference = _l1_svm_linprog(X, y, lam)
     np.testing.assert_allclose(
-        _hinge_objective(X, y, est.coef_, est.intercept_, lam), reference, rtol=1e-6
+        _hinge_objective(X, y, est.coef_[0], est.intercept_[0], lam), reference, rtol=1e-6
     )
     np.testing.assert_allclose(est.objective_, reference, rtol=1e-6)
 
@@ -128,11 +130,13 @@ def test_svm2_matches_linearsvc_l1(ionosphere):
         max_iter=100000,
     ).fit(X, y)
     theirs = objective(ref.coef_.ravel(), ref.intercept_[0])
-    np.testing.assert_allclose(est.objective_, objective(est.coef_, est.intercept_), rtol=1e-7)
+    np.testing.assert_allclose(
+        est.objective_, objective(est.coef_[0], est.intercept_[0]), rtol=1e-7
+    )
     assert est.objective_ <= theirs * (1 + 1e-7)
     np.testing.assert_allclose(est.objective_, theirs, rtol=1e-4)
     # alpha_ = 2 * squared-hinge slack (the KKT map)
-    slack = np.maximum(0, 1 - y * (X @ est.coef_ + est.intercept_))
+    slack = np.maximum(0, 1 - y * (X @ est.coef_[0] + est.intercept_[0]))
     np.testing.assert_allclose(est.alpha_, 2 * slack, atol=1e-5)
 
 
@@ -140,7 +144,7 @@ def test_l1_penalties_give_sparse_coefficients(bhattacharyya):
     X, y = bhattacharyya
     for est in (L1SVM(lam=1.0), SVM2(lam=5.0)):
         est.fit(X, y)
-        assert 0 < (np.abs(est.coef_) > 1e-6).sum() < X.shape[1] // 4
+        assert 0 < (np.abs(est.coef_[0]) > 1e-6).sum() < X.shape[1] // 4
 
 
 @pytest.mark.parametrize(
@@ -157,7 +161,7 @@ def test_refit_with_new_hyperparameter_reuses_the_compiled_problem(ionosphere, E
     fresh = Est(**{param: 0.25}).fit(X, y)
     np.testing.assert_allclose(est.objective_, fresh.objective_, rtol=1e-6)
     np.testing.assert_allclose(
-        est.coef_, fresh.coef_, atol=1e-5 * max(1, np.abs(fresh.coef_).max())
+        est.coef_[0], fresh.coef_[0], atol=1e-5 * max(1, np.abs(fresh.coef_[0]).max())
     )
 
 

@@ -89,7 +89,9 @@ def _squared_hinge_minimum(X, y, C):
 
 
 def _assert_certified_on_original(est, X, y, C, loss):
-    certificate = svm_certificate(X, y, est.coef_, est.intercept_, C, loss=loss, alpha=est.alpha_)
+    certificate = svm_certificate(
+        X, y, est.coef_[0], est.intercept_[0], C, loss=loss, alpha=est.alpha_
+    )
     assert certificate.holds, certificate
 
 
@@ -99,7 +101,7 @@ def _assert_certified_on_original(est, X, y, C, loss):
 def test_hinge_at_extreme_C_matches_svc(shape, C, Est, loss):
     X, y = _data(SHAPES[shape])
     est = Est(C=C).fit(X, y)
-    ours = _objective(X, y, est.coef_, est.intercept_, C, False)
+    ours = _objective(X, y, est.coef_[0], est.intercept_[0], C, False)
     _assert_certified_on_original(est, X, y, C, loss)
     np.testing.assert_allclose(est.objective_, ours, rtol=1e-6)
     # libsvm is a reference at C = 1e-9; at C = 1e9 it stops far from the optimum (383
@@ -117,7 +119,7 @@ def test_squared_hinge_at_extreme_C_matches_scipy(shape, C):
     X, y = _data(SHAPES[shape], seed=1)
     est = L2SVM(C=C, loss="squared_hinge").fit(X, y)
     _assert_certified_on_original(est, X, y, C, "squared_hinge")
-    ours = _objective(X, y, est.coef_, est.intercept_, C, True)
+    ours = _objective(X, y, est.coef_[0], est.intercept_[0], C, True)
     assert ours <= _squared_hinge_minimum(X, y, C) * (1 + 1e-9)
 
 
@@ -154,7 +156,7 @@ def test_squared_hinge_with_a_column_at_an_extreme_scale(fmt, shape, scale):
     X, y, reference = _scaled_column_case(shape, scale)
     est = L2SVM(C=1.0, loss="squared_hinge").fit(FORMATS[fmt](X), y)
     assert est.backend_ == "NEWTON" and est.certificate_.holds
-    ours = _objective(X, y, est.coef_, est.intercept_, 1.0, True)
+    ours = _objective(X, y, est.coef_[0], est.intercept_[0], 1.0, True)
     assert ours <= reference * (1 + 1e-9)
     np.testing.assert_allclose(ours, reference, rtol=1e-6)
 
@@ -165,7 +167,7 @@ def test_hinge_with_a_tiny_column_matches_svc(shape, Est):
     X, y = _data(SHAPES[shape], seed=4)
     X = _with_column(X, 1e-12, seed=5)
     est = Est(C=1.0).fit(X, y)
-    ours = _objective(X, y, est.coef_, est.intercept_, 1.0, False)
+    ours = _objective(X, y, est.coef_[0], est.intercept_[0], 1.0, False)
     np.testing.assert_allclose(ours, _svc_objective(X[:, 1:], y, 1.0), rtol=1e-5)
 
 

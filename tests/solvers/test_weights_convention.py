@@ -93,8 +93,8 @@ def test_unit_weights_equal_no_weights(Est, toy):
     X, y = _y(Est, toy)
     plain = Est(lam=LAMS[Est]).fit(X, y)
     ones = Est(lam=LAMS[Est], weights=np.ones(D)).fit(X, y)
-    np.testing.assert_allclose(ones.coef_, plain.coef_, atol=1e-10)
-    assert ones.intercept_ == pytest.approx(plain.intercept_, abs=1e-10)
+    np.testing.assert_allclose(np.ravel(ones.coef_), np.ravel(plain.coef_), atol=1e-10)
+    assert np.ravel(ones.intercept_)[0] == pytest.approx(np.ravel(plain.intercept_)[0], abs=1e-10)
 
 
 @pytest.mark.parametrize("Est", ESTS, ids=lambda e: e.__name__)
@@ -103,10 +103,10 @@ def test_infinite_weight_excludes_the_feature(Est, toy):
     weights = np.ones(D)
     weights[0] = np.inf  # the most useful feature of the toy data
     fit = Est(lam=LAMS[Est], weights=weights).fit(X, y)
-    assert fit.coef_[0] == 0.0
+    assert np.ravel(fit.coef_)[0] == 0.0
     without = Est(lam=LAMS[Est]).fit(X[:, 1:], y)
-    np.testing.assert_allclose(fit.coef_[1:], without.coef_, atol=1e-7)
-    assert fit.intercept_ == pytest.approx(without.intercept_, abs=1e-7)
+    np.testing.assert_allclose(np.ravel(fit.coef_)[1:], np.ravel(without.coef_), atol=1e-7)
+    assert np.ravel(fit.intercept_)[0] == pytest.approx(np.ravel(without.intercept_)[0], abs=1e-7)
     assert fit.certificate_.holds
 
 
@@ -119,12 +119,12 @@ def test_zero_weight_leaves_the_feature_unpenalised(Est, toy):
     lam = 5 * Est.lam_max(X, y)  # every penalised coefficient is 0, the free one is not
     fit = Est(lam=lam, weights=weights).fit(X, y)
     coef, intercept = reference(Est, X, y, lam, weights)
-    assert fit.coef_[1] != 0.0
-    np.testing.assert_allclose(fit.coef_, coef, atol=1e-6)
+    assert np.ravel(fit.coef_)[1] != 0.0
+    np.testing.assert_allclose(np.ravel(fit.coef_), coef, atol=1e-6)
     assert fit.certificate_.holds
-    assert objective(Est, X, y, lam, weights, fit.coef_, fit.intercept_) == pytest.approx(
-        objective(Est, X, y, lam, weights, coef, intercept), rel=1e-7
-    )
+    assert objective(
+        Est, X, y, lam, weights, np.ravel(fit.coef_), np.ravel(fit.intercept_)[0]
+    ) == pytest.approx(objective(Est, X, y, lam, weights, coef, intercept), rel=1e-7)
 
 
 @pytest.mark.parametrize("Est", ESTS, ids=lambda e: e.__name__)
@@ -137,11 +137,11 @@ def test_mixed_weights_default_and_homotopy_equal_the_reference(Est, toy):
     homotopy = Est(lam=lam, weights=MIXED, solver="homotopy").fit(X, y)
     assert homotopy.backend_ == "HOMOTOPY"
     for fit in (default, homotopy):
-        assert fit.coef_[2] == 0.0 and fit.certificate_.holds
-        np.testing.assert_allclose(fit.coef_, coef, atol=1e-6)
-        value = objective(Est, X, y, lam, MIXED, fit.coef_, fit.intercept_)
+        assert np.ravel(fit.coef_)[2] == 0.0 and fit.certificate_.holds
+        np.testing.assert_allclose(np.ravel(fit.coef_), coef, atol=1e-6)
+        value = objective(Est, X, y, lam, MIXED, np.ravel(fit.coef_), np.ravel(fit.intercept_)[0])
         assert value == pytest.approx(optimum, rel=1e-7)
-    np.testing.assert_allclose(homotopy.coef_, default.coef_, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(homotopy.coef_), np.ravel(default.coef_), atol=1e-6)
 
 
 @pytest.mark.parametrize("Est", ESTS, ids=lambda e: e.__name__)
@@ -214,8 +214,8 @@ def test_above_lam_max_the_closed_form_zero_solution(Est, factor, toy):
     lam = float(factor) if isinstance(factor, str) else factor * Est.lam_max(X, y)
     fit = Est(lam=lam).fit(X, y)
     assert fit.backend_ == "closed_form"
-    assert np.all(fit.coef_ == 0.0)
-    assert fit.intercept_ == pytest.approx(y.mean(), abs=1e-15)
+    assert np.all(np.ravel(fit.coef_) == 0.0)
+    assert np.ravel(fit.intercept_)[0] == pytest.approx(y.mean(), abs=1e-15)
     assert fit.certificate_.holds and fit.dual_gap_ <= 1e-12
     assert not hasattr(fit, "problem_")
 
@@ -224,7 +224,9 @@ def test_below_lam_max_is_not_closed_form(toy):
     X, _, y = toy
     fit = WeightedLasso(lam=0.999 * WeightedLasso.lam_max(X, y)).fit(X, y)
     assert fit.backend_ != "closed_form"
-    assert np.count_nonzero(np.abs(fit.coef_) > 1e-9) == 1  # interior point: 1e-12 elsewhere
+    assert (
+        np.count_nonzero(np.abs(np.ravel(fit.coef_)) > 1e-9) == 1
+    )  # interior point: 1e-12 elsewhere
 
 
 def test_lasso_lam_max_with_an_unpenalised_feature(toy):
@@ -242,8 +244,8 @@ def test_lasso_lam_max_with_an_unpenalised_feature(toy):
 def test_adaptive_lasso_far_above_lam_max_is_zero_and_certified(lam, toy):
     X, _, y = toy
     fit = AdaptiveLasso(lam=lam).fit(X, y)
-    assert np.all(fit.coef_ == 0.0)
-    assert fit.intercept_ == pytest.approx(y.mean())
+    assert np.all(np.ravel(fit.coef_) == 0.0)
+    assert np.ravel(fit.intercept_)[0] == pytest.approx(y.mean())
     assert fit.certificate_.holds
 
 
@@ -251,7 +253,7 @@ def test_adaptive_lasso_far_above_lam_max_is_zero_and_certified(lam, toy):
 def test_l1_svm_with_a_huge_lam(lam, toy):
     X, y, _ = toy
     fit = L1SVM(lam=lam).fit(X, y)
-    assert np.all(fit.coef_ == 0.0) and fit.certificate_.holds
+    assert np.all(np.ravel(fit.coef_) == 0.0) and fit.certificate_.holds
 
 
 @pytest.mark.parametrize(
@@ -263,7 +265,7 @@ def test_huge_lam_with_an_unpenalised_feature(Est, lam, toy):
     X, y = _y(Est, toy)
     fit = Est(lam=lam, weights=MIXED).fit(X, y)
     coef, _ = reference(Est, X, y, 1e3 * Est.lam_max(X, y, MIXED), MIXED)
-    np.testing.assert_allclose(fit.coef_, coef, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(fit.coef_), coef, atol=1e-6)
 
 
 @pytest.mark.parametrize("Est", [SVM2, WeightedLasso], ids=lambda e: e.__name__)
@@ -272,7 +274,7 @@ def test_huge_lam_with_an_unpenalised_feature_by_homotopy(Est, lam, toy):
     X, y = _y(Est, toy)
     fit = Est(lam=lam, weights=MIXED, solver="homotopy").fit(X, y)
     coef, _ = reference(Est, X, y, 1e3 * Est.lam_max(X, y, MIXED), MIXED)
-    np.testing.assert_allclose(fit.coef_, coef, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(fit.coef_), coef, atol=1e-6)
     assert fit.certificate_.holds
 
 
@@ -286,7 +288,7 @@ def _rescaled(Est, k, solver, toy):
     # ||y - (s X) b'||, lam' |b'| with b' = b / s and lam' = s lam: the same problem.
     fit = Est(lam=LAMS[Est] * s, solver=solver).fit(X * s, y)
     assert fit.certificate_.holds
-    np.testing.assert_allclose(fit.coef_ * s, base.coef_, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(fit.coef_) * s, np.ravel(base.coef_), atol=1e-6)
     np.testing.assert_allclose(fit.predict(X * s), base.predict(X), atol=1e-6)
 
 

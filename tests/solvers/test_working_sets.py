@@ -43,9 +43,9 @@ def test_feature_working_set_equals_the_exact_path(est, regression):
     fitted = est.set_params(weights=weights).fit(X, y)
     key, working = fitted._feature_working_set  # indices among the 599 kept features
     assert working.size < X.shape[1] and 4 in working.tolist()  # feature 5, after 1 is dropped
-    assert fitted.certificate_.holds and fitted.coef_[1] == 0.0
+    assert fitted.certificate_.holds and np.ravel(fitted.coef_)[1] == 0.0
     exact = type(est)(lam=est.lam, weights=weights, solver="homotopy").fit(X, y)
-    np.testing.assert_allclose(fitted.coef_, exact.coef_, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(fitted.coef_), np.ravel(exact.coef_), atol=1e-6)
     np.testing.assert_allclose(fitted.objective_, exact.objective_, rtol=1e-7)
 
 
@@ -56,7 +56,7 @@ def test_feature_working_set_grows_when_the_start_misses_a_feature(monkeypatch):
     fitted = WeightedLasso(lam=1.0, solver="CLARABEL").fit(X, target)
     assert fitted.certificate_.holds
     exact = WeightedLasso(lam=1.0, solver="homotopy").fit(X, target)
-    np.testing.assert_allclose(fitted.coef_, exact.coef_, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(fitted.coef_), np.ravel(exact.coef_), atol=1e-6)
 
 
 def _separable(seed=0, n=3000, d=4):
@@ -84,7 +84,7 @@ def test_sample_working_set_equals_the_full_problem(est, monkeypatch):
     assert fitted.certificate_.holds and fitted.alpha_.shape == (X.shape[0],)
     monkeypatch.setattr(svm_module, "_WS_MIN_SAMPLES", 10**9)  # the formulation on all rows
     full = type(est)(**est.get_params()).fit(X, y)
-    np.testing.assert_allclose(fitted.coef_, full.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(fitted.coef_), np.ravel(full.coef_), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(fitted.objective_, full.objective_, rtol=1e-7)
 
 
@@ -92,7 +92,7 @@ def test_svm_dual_working_set_against_svc():
     X, y = _separable(seed=1)
     ours = SVMDual(C=1.0).fit(X, y)
     svc = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)
-    np.testing.assert_allclose(ours.coef_, svc.coef_.ravel(), rtol=1e-3, atol=1e-4)
+    np.testing.assert_allclose(np.ravel(ours.coef_), np.ravel(svc.coef_), rtol=1e-3, atol=1e-4)
     np.testing.assert_array_equal(ours.predict(X), svc.predict(X))
 
 
@@ -106,8 +106,10 @@ def test_lasso_through_the_gram_factor_equals_sklearn(sparse):
     ours = WeightedLasso(lam=lam, solver="CLARABEL").fit(sp.csr_matrix(X) if sparse else X, y)
     reference = Lasso(alpha=lam / (2 * n), tol=1e-12, max_iter=100000).fit(X, y)
     assert ours.certificate_.holds
-    np.testing.assert_allclose(ours.coef_, reference.coef_, atol=1e-6)
-    np.testing.assert_allclose(ours.intercept_, reference.intercept_, atol=1e-6)
+    np.testing.assert_allclose(np.ravel(ours.coef_), np.ravel(reference.coef_), atol=1e-6)
+    np.testing.assert_allclose(
+        np.ravel(ours.intercept_)[0], np.ravel(reference.intercept_)[0], atol=1e-6
+    )
     # The problem CVXPY solved has 2 (d + 1) rows, not n.
     assert ours.problem_.var_dict["beta"].shape == (d,)
     assert ours.problem_.size_metrics.num_scalar_data < n * d
@@ -148,4 +150,4 @@ def test_columns_at_1e12_and_a_timestamp_against_cvxpy_on_unit_columns(model):
     # The objective pins the optimum; coefficients only to the conditioning.
     assert est.objective_ <= reference.value * (1 + 1e-9)
     np.testing.assert_allclose(est.objective_, reference.value, rtol=1e-6)
-    np.testing.assert_allclose(est.coef_ * scales, c.value, rtol=1e-3, atol=1e-4)
+    np.testing.assert_allclose(np.ravel(est.coef_) * scales, c.value, rtol=1e-3, atol=1e-4)
