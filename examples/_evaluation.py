@@ -11,6 +11,7 @@ mean +- sd, and error against r with error bars, 000 Figures 1-2).
 """
 
 import collections
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -367,7 +368,7 @@ def plot_error_vs_r(curves, path, *, title=None, xlabel="r (number of features)"
     curves : dict of str to (r values, means, sds)
         One line per method.
     path : str or os.PathLike
-        Where to write the PNG (its folder must exist).
+        Where to write the PNG (its folder is created if missing).
     title : str, optional
     xlabel : str
 
@@ -385,6 +386,7 @@ def plot_error_vs_r(curves, path, *, title=None, xlabel="r (number of features)"
     ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path

@@ -166,7 +166,6 @@ def main(argv=None):
     header = ["r", "k", "method", "error (mean ± sd)", "relevant", "top 5 (ours)"]
     print(f"000 sec. 6.3: {n_repeats} x 10-fold CV, RLSC at lambda in {LAMBDAS}\n")
     print(markdown_table(header + ["top 5 (000 Table 1)"], rows))
-    os.makedirs(args.out, exist_ok=True)
     path = plot_error_vs_r(
         dict(curves),
         os.path.join(args.out, "bss_synthetic.png"),

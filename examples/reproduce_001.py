@@ -256,7 +256,6 @@ def main(argv=None):
     k_values = QUICK["k_values"] if args.quick else (40, 50)
     n_splits = QUICK["n_splits"] if args.quick else 10
     n_repeats = QUICK["n_repeats"] if args.quick else args.repeats
-    os.makedirs(args.out, exist_ok=True)
     summaries = {}
     for k in k_values:
         start = time.perf_counter()

@@ -241,7 +241,6 @@ def main(argv=None):
         if r is not None:
             for values, v in zip(curves[name], (r, *rlsc_error(row)), strict=True):
                 values.append(v)
-    os.makedirs(args.out, exist_ok=True)
     path = plot_error_vs_r(
         dict(curves),
         os.path.join(args.out, "text_pipeline.png"),
