@@ -384,22 +384,37 @@ def _r2_scores(y, predictions):
 
 
 class _LinearAt(BaseEstimator):
-    """The fitted linear model of one lam of a path, for scikit-learn's scorers."""
+    """The fitted linear model of one lam of a path, for scikit-learn's scorers.
+
+    ``coef_`` and ``intercept_`` have scikit-learn's shapes: ``(n_features,)`` and a float
+    for a regressor (as `sklearn.linear_model.Lasso`), ``(1, n_features)`` and ``(1,)``
+    for a binary classifier (as `sklearn.svm.LinearSVC` and this library's classifiers).
+    """
 
     def __init__(self, coef, intercept, classes=None):
         self.coef, self.intercept, self.classes = coef, intercept, classes
-        self.coef_, self.intercept_, self.classes_ = coef, intercept, classes
 
     def decision_function(self, X):
-        return np.asarray(X @ self.coef_).ravel() + self.intercept_
+        return np.asarray(X @ self.coef_.T).ravel() + self.intercept_
 
 
 class _LinearRegressorAt(RegressorMixin, _LinearAt):
+    def __init__(self, coef, intercept, classes=None):
+        super().__init__(coef, intercept, classes)
+        self.coef_ = np.asarray(coef, dtype=np.float64)
+        self.intercept_ = float(intercept)
+
     def predict(self, X):
         return self.decision_function(X)
 
 
 class _LinearClassifierAt(ClassifierMixin, _LinearAt):
+    def __init__(self, coef, intercept, classes=None):
+        super().__init__(coef, intercept, classes)
+        self.coef_ = np.asarray(coef, dtype=np.float64).reshape(1, -1)
+        self.intercept_ = np.array([intercept], dtype=np.float64)
+        self.classes_ = classes
+
     def predict(self, X):
         return _labels(self.decision_function(X), self.classes_)
 

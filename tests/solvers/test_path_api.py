@@ -6,14 +6,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from sklearn.linear_model import Lasso  # noqa: E402
 from sklearn.metrics import (  # noqa: E402
     accuracy_score,
     balanced_accuracy_score,
+    f1_score,
     make_scorer,
+    mean_absolute_error,
     mean_squared_error,
     r2_score,
     roc_auc_score,
 )
+from sklearn.svm import LinearSVC  # noqa: E402
 
 from solvers.path import Path, l1_svm_path, lasso_path, svm2_path  # noqa: E402
 from sparsify.datasets import load_ionosphere  # noqa: E402
@@ -233,6 +237,63 @@ def test_r2_default_matches_scikit_learn_also_for_constant_targets():
     for targets in (X_val[:, 0] + y_val, np.full(X_val.shape[0], 2.0)):
         expected = _hand_scores(path, X_val, targets, r2_score, lambda f: f)
         np.testing.assert_allclose(path.scores(X_val, targets), expected)
+
+
+@pytest.mark.parametrize(
+    "path_function, names",
+    [
+        (lasso_path, ("neg_mean_squared_error", "r2", "neg_mean_absolute_error")),
+        (svm2_path, ("accuracy", "roc_auc", "balanced_accuracy", "f1")),
+        (l1_svm_path, ("accuracy", "roc_auc", "balanced_accuracy", "f1")),
+    ],
+)
+def test_scorer_names_match_sklearn_metrics_on_the_solutions_from_at(path_function, names):
+    """Scores by name at breakpoints and between them, against sklearn.metrics on ``at``."""
+    X, y, X_val, y_val = _split(n=120)
+    if path_function is lasso_path:
+        y, y_val = X @ np.arange(6.0) + y, X_val @ np.arange(6.0) + y_val
+    path = path_function(X, y)
+    lams = np.sort(np.concatenate([path.lams, (path.lams[:-1] + path.lams[1:]) / 2]))[::-1]
+    metrics = {
+        "neg_mean_squared_error": lambda t, f: -mean_squared_error(t, f),
+        "neg_mean_absolute_error": lambda t, f: -mean_absolute_error(t, f),
+        "r2": r2_score,
+        "roc_auc": roc_auc_score,
+        "accuracy": lambda t, f: accuracy_score(t, np.where(f > 0, 1.0, -1.0)),
+        "balanced_accuracy": lambda t, f: balanced_accuracy_score(t, np.where(f > 0, 1.0, -1.0)),
+        "f1": lambda t, f: f1_score(t, np.where(f > 0, 1.0, -1.0)),
+    }
+    for name in names:
+        expected = []
+        for lam in lams:
+            coef, intercept = path.at(lam)
+            expected.append(metrics[name](y_val, X_val @ coef + intercept))
+        np.testing.assert_allclose(path.scores(X_val, y_val, lams=lams, scoring=name), expected)
+        at_breakpoints = expected[::2]  # lams alternates breakpoint, midpoint, ...
+        best = path.lams[int(np.argmax(at_breakpoints))]
+        assert path.select(X_val, y_val, scoring=name) == best
+
+
+@pytest.mark.parametrize(
+    "path_function, peer",
+    [(lasso_path, Lasso(alpha=0.1)), (svm2_path, LinearSVC()), (l1_svm_path, LinearSVC())],
+)
+def test_the_scorer_sees_scikit_learn_shapes(path_function, peer):
+    """A scorer is given ``coef_``/``intercept_`` shaped as scikit-learn's own linear model."""
+    X, y, X_val, y_val = _split()
+    path = path_function(X, y)
+    peer.fit(X, y)
+    seen = []
+
+    def scorer(estimator, X, y):
+        seen.append((np.shape(estimator.coef_), np.shape(estimator.intercept_)))
+        assert estimator.predict(X).shape == peer.predict(X).shape
+        if path_function is not lasso_path:
+            assert estimator.decision_function(X).shape == peer.decision_function(X).shape
+        return 0.0
+
+    path.scores(X_val, y_val, scoring=scorer)
+    assert set(seen) == {(peer.coef_.shape, np.shape(peer.intercept_))}
 
 
 # ---- scores between breakpoints ----------------------------------------------------------
