@@ -586,13 +586,16 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
     Parameters
     ----------
     lam : float >= 0, default=1.0
-        lam = 0 is least squares (minimum-norm solution).
+        The ridge penalty of eq. (1). A value of 0 is least squares (the
+        minimum-norm solution).
     class_weight : dict, "balanced" or None, default=None
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
     solver : "svd", str or list of str, default="svd"
         "svd" for the closed form; otherwise a CVXPY backend or chain solving
         :func:`solvers.formulations.rlsc`.
     solver_options : dict, optional
+        Passed to ``cvxpy.Problem.solve`` with a CVXPY backend (unused by "svd"); see
+        :func:`solvers.available_backends`.
 
     Attributes
     ----------
@@ -611,6 +614,31 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
         With more than two classes: the binary fit of each class against the rest
         (one-vs-rest, docs/solvers.md "Multiclass"); the per-problem attributes above
         are gathered over them.
+
+    See Also
+    --------
+    RidgeRegression : The same problem with real-valued targets.
+    ridge_closed_form : The certified closed form this estimator runs by default.
+    solvers.formulations.rlsc : The CVXPY formulation of eq. (1).
+    sklearn.linear_model.RidgeClassifier : The peer (``alpha=lam, fit_intercept=False``).
+
+    Examples
+    --------
+    >>> from solvers import RLSC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> clf = RLSC(lam=1.0).fit(X, y)
+    >>> clf.coef_.shape, clf.backend_, clf.certificate_.holds
+    ((1, 5), 'svd', True)
+    >>> bool(np.allclose(clf.coef_, X.T @ clf.dual_coef_))  # eq. (3): w = X'x
+    True
+    >>> from sklearn.linear_model import RidgeClassifier
+    >>> peer = RidgeClassifier(alpha=1.0, fit_intercept=False).fit(X, y)
+    >>> bool(np.allclose(clf.coef_, peer.coef_))
+    True
+    >>> bool(clf.score(X, y) >= 0.9)
+    True
     """
 
     _parameter_constraints = {"lam": [NONNEGATIVE], **CLASS_WEIGHT_CONSTRAINTS, **_CONSTRAINTS}
@@ -646,9 +674,14 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     Parameters
     ----------
     lam : float > 0, default=1.0
+        The ridge penalty; scikit-learn's ``Ridge`` calls it ``alpha`` (the same
+        objective, so ``alpha=lam``).
     solver : "svd", str or list of str, default="svd"
-        "svd" for the closed form; otherwise a CVXPY backend or chain.
+        "svd" for the closed form; otherwise a CVXPY backend or chain solving
+        :func:`solvers.formulations.ridge`.
     solver_options : dict, optional
+        Passed to ``cvxpy.Problem.solve`` with a CVXPY backend (unused by "svd"); see
+        :func:`solvers.available_backends`.
 
     Attributes
     ----------
@@ -658,7 +691,33 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     intercept_ : float
         Always 0.0.
     objective_ : float
+        The objective at ``coef_``.
     backend_ : str
+        "svd" or the CVXPY backend; ``problem_`` is set only with a CVXPY backend.
+
+    See Also
+    --------
+    RLSC : The same problem on +-1 labels, a classifier.
+    ridge_closed_form : The certified closed form this estimator runs by default.
+    ridge_with_intercept : The closed form with an unpenalised intercept.
+    sklearn.linear_model.Ridge : The peer (``alpha=lam, fit_intercept=False``).
+
+    Examples
+    --------
+    >>> from solvers import RidgeRegression
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = X @ np.array([1.0, -2.0, 0.0, 0.5, 0.0]) + 0.1 * rng.standard_normal(30)
+    >>> reg = RidgeRegression(lam=2.0).fit(X, y)
+    >>> reg.coef_.shape, reg.certificate_.holds
+    ((5,), True)
+    >>> normal_equations = np.linalg.solve(X.T @ X + 2.0 * np.eye(5), X.T @ y)
+    >>> bool(np.allclose(reg.coef_, normal_equations))
+    True
+    >>> from sklearn.linear_model import Ridge
+    >>> peer = Ridge(alpha=2.0, fit_intercept=False).fit(X, y)
+    >>> bool(np.allclose(reg.coef_, peer.coef_))
+    True
     """
 
     _parameter_constraints = {"lam": [POSITIVE], **_CONSTRAINTS}
