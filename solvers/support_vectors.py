@@ -40,8 +40,30 @@ class SupportVectorSelector(_BaseSelector):
         Row indices of the support vectors (the union of the ``support_`` of ``svms_``).
     selection_ : sparsify.Selection
         The selection of ``selector_``; ``transform`` applies it to any X.
-    indices_, scales_ : ndarray
-        ``selection_.indices`` and ``selection_.scales``.
+    indices_ : ndarray of int
+        ``selection_.indices``: the selected columns, in the order picked.
+    scales_ : ndarray
+        ``selection_.scales``: the scale of each selected column.
+
+    See Also
+    --------
+    SVMDual : The default SVM, whose ``support_`` are the support vectors.
+    sparsify.BSSSelector : The default selector (BSS, 001 Theorem 1).
+    sparsify.LeverageSelector : Leverage-score sampling, the randomised construction.
+
+    Examples
+    --------
+    >>> from solvers import SupportVectorSelector
+    >>> from sparsify import BSSSelector
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 20))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> sel = SupportVectorSelector(selector=BSSSelector(n_features=8, k=3)).fit(X, y)
+    >>> bool(np.array_equal(sel.support_vectors_, sel.svms_[0].support_))
+    True
+    >>> X_new = sel.transform(X)
+    >>> X_new.shape[0], bool(X_new.shape[1] <= 8)
+    (30, True)
     """
 
     _parameter_constraints = {
@@ -56,9 +78,23 @@ class SupportVectorSelector(_BaseSelector):
     def fit(self, X, y=None):
         """Fit the SVM on (X, y) and the selector on the support vectors.
 
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The training data.
+        y : array-like of shape (n_samples,)
+            Class labels (two or more classes); required, None is a ValueError.
+
         Returns
         -------
-        self
+        SupportVectorSelector
+            The fitted selector.
+
+        Raises
+        ------
+        ValueError
+            y is None or holds fewer than two classes, or the SVM found no support
+            vectors.
         """
         if y is None:
             raise ValueError(
