@@ -34,10 +34,16 @@ def rank_tolerance(shape):
     Returns
     -------
     float
+        The cutoff, relative to the largest singular value.
+
+    See Also
+    --------
+    numpy.linalg.matrix_rank : The same cutoff, by default.
+    sparsify.utils.right_singular_vectors : Keeps the singular values above it.
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from sparsify.utils import rank_tolerance
     >>> bool(rank_tolerance((10, 4)) == 10 * np.finfo(np.float64).eps)
     True
     """
@@ -125,13 +131,33 @@ def right_singular_vectors(X, k=None, *, name="X"):
 
     Returns
     -------
-    V : ndarray of shape (d, k), orthonormal columns
-    s : ndarray of shape (k,), decreasing singular values
+    V : ndarray of shape (d, k)
+        The top-k right singular vectors, as orthonormal columns.
+    s : ndarray of shape (k,)
+        The top-k singular values, decreasing.
 
     Raises
     ------
     ValueError
         k exceeds the numerical rank of X, or X is all zeros.
+
+    See Also
+    --------
+    sparsify.leverage_scores : The squared row norms of V.
+    sparsify.utils.rank_tolerance : The cutoff of the numerical rank.
+    scipy.sparse.linalg.svds : The truncated SVD used for a sparse X.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from sparsify.utils import right_singular_vectors
+    >>> X = np.random.default_rng(0).standard_normal((20, 5))
+    >>> V, s = right_singular_vectors(X, k=2)
+    >>> V.shape, bool(np.allclose(s, np.linalg.svd(X, compute_uv=False)[:2]))
+    ((5, 2), True)
+    >>> Vs, _ = right_singular_vectors(sp.csr_matrix(X), k=2)
+    >>> bool(np.allclose(Vs @ Vs.T, V @ V.T))
+    True
     """
     n, d = X.shape
     if is_dask(X):

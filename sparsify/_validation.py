@@ -42,8 +42,10 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
         The data.
     name : str, default="X"
         Name of the argument, used in error messages.
-    min_samples, min_features : int, default=1
-        The fewest rows and columns accepted.
+    min_samples : int, default=1
+        The fewest rows accepted.
+    min_features : int, default=1
+        The fewest columns accepted.
     lazy : bool, default=False
         Whether a ``dask.array.Array`` is accepted (and kept lazy).
 
@@ -59,10 +61,23 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
     TypeError
         X does not hold numbers, or is a Dask array and ``lazy`` is False.
 
+    See Also
+    --------
+    sparsify.utils.check_orthonormal : The check of a matrix with orthonormal columns.
+    sklearn.utils.check_array : The scikit-learn check this one builds on.
+
     Examples
     --------
+    >>> import scipy.sparse as sp
+    >>> from sparsify.utils import check_X
     >>> check_X([[1, 2], [3, 4]]).dtype
     dtype('float64')
+    >>> check_X(sp.random(4, 3, density=0.5, format="csr", random_state=0)).format
+    'csr'
+    >>> check_X([[1.0, np.nan]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Input X contains NaN.
     """
     if X is None:
         raise ValueError(f"{name} is None; expected a 2-D array of shape (n_samples, n_features).")
@@ -172,6 +187,22 @@ def check_orthonormal(V, *, name="V", atol=1e-8):
     ValueError
         V is not a valid matrix (see `check_X`), has more columns than rows, or
         its columns are not orthonormal within atol.
+
+    See Also
+    --------
+    sparsify.utils.right_singular_vectors : A matrix V that passes this check.
+    sparsify.utils.check_X : The checks of a data matrix, applied to V first.
+
+    Examples
+    --------
+    >>> from sparsify.utils import check_orthonormal
+    >>> V = np.linalg.qr(np.random.default_rng(0).standard_normal((6, 2)))[0]
+    >>> check_orthonormal(V).shape
+    (6, 2)
+    >>> check_orthonormal(2 * V)
+    Traceback (most recent call last):
+    ...
+    ValueError: V must have orthonormal columns: ||V'V - I||_2 = 3 > 1e-08. ...
     """
     if _orthonormal_float_array(V, atol):
         return V  # what the checks below would return, without their overhead
@@ -238,6 +269,7 @@ def check_n_select(r, *, name="r", low, high=None, low_inclusive=False):
     Returns
     -------
     int
+        The count r, as a Python int.
 
     Raises
     ------
@@ -246,10 +278,19 @@ def check_n_select(r, *, name="r", low, high=None, low_inclusive=False):
     ValueError
         r is out of bounds.
 
+    See Also
+    --------
+    sparsify.utils.check_X : The check of the data matrix whose columns are counted.
+
     Examples
     --------
-    >>> check_n_select(5, name="n_features", low=1, high=10, low_inclusive=True)
+    >>> from sparsify.utils import check_n_select
+    >>> check_n_select(np.int64(5), name="n_features", low=1, high=10, low_inclusive=True)
     5
+    >>> check_n_select(11, name="n_features", low=1, high=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_features must be an integer > 1 and <= 10; got n_features=11.
     """
     if isinstance(r, bool) or not isinstance(r, Integral | np.integer):
         raise TypeError(f"{name} must be an integer; got {r!r} of type {type(r).__name__}.")
@@ -274,6 +315,7 @@ def check_random_state(random_state):
     Returns
     -------
     numpy.random.Generator
+        The generator the randomized functions draw from.
 
     Raises
     ------
@@ -281,6 +323,20 @@ def check_random_state(random_state):
         random_state is a negative int.
     TypeError
         random_state is of another type.
+
+    See Also
+    --------
+    sklearn.utils.check_random_state : The scikit-learn equivalent (a RandomState).
+
+    Examples
+    --------
+    >>> from sparsify.utils import check_random_state
+    >>> a, b = check_random_state(0), check_random_state(0)
+    >>> bool(a.random() == b.random())
+    True
+    >>> rng = np.random.default_rng(1)
+    >>> check_random_state(rng) is rng
+    True
     """
     if random_state is None or isinstance(random_state, Integral | np.integer):
         if random_state is not None and int(random_state) < 0:

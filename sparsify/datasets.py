@@ -44,7 +44,33 @@ def make_bhattacharyya(n=30, d=1000, k=90, random_state=None):
     Returns
     -------
     X : ndarray of shape (n, d)
-    y : ndarray of shape (n,), values in {-1, +1}
+        The points; columns 0..k-1 are the relevant features.
+    y : ndarray of shape (n,)
+        The labels, in {-1, +1}.
+
+    Raises
+    ------
+    TypeError
+        n, d or k is not an integer, or random_state is of an unsupported type.
+    ValueError
+        n < 1, d < 1 or k outside [0, d].
+
+    See Also
+    --------
+    make_orange : The "orange data" of 004.
+    make_zou_bernoulli : The Bernoulli models of 004.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import make_bhattacharyya
+    >>> X, y = make_bhattacharyya(n=30, d=100, k=10, random_state=0)
+    >>> X.shape, np.unique(y).tolist()
+    ((30, 100), [-1.0, 1.0])
+
+    Feature k (index k - 1) times the label has mean -k:
+
+    >>> round(float(np.mean(y * X[:, 9])))
+    -10
     """
     n = check_n_select(n, name="n", low=1, low_inclusive=True)
     d = check_n_select(d, name="d", low=1, low_inclusive=True)
@@ -87,11 +113,40 @@ def make_orange(q, n, random_state=None):
     n : int
         Number of points.
     random_state : None, int or numpy.random.Generator
+        Seed of the generator.
 
     Returns
     -------
-    X : ndarray of shape (n, p) with p = 2 (2 + q) + (2 + q)(1 + q) / 2 (q = 6: p = 44)
-    y : ndarray of shape (n,), values in {-1, +1}
+    X : ndarray of shape (n, p)
+        The enlarged dictionary, p = 2 (2 + q) + (2 + q)(1 + q) / 2 (q = 6: p = 44);
+        its last 2 + q columns are the squares x_j^2.
+    y : ndarray of shape (n,)
+        The labels, in {-1, +1}.
+
+    Raises
+    ------
+    TypeError
+        q or n is not an integer, or random_state is of an unsupported type.
+    ValueError
+        q < 0 or n < 1.
+
+    See Also
+    --------
+    make_zou_bernoulli : The other models of 004 sec. 4.1.
+    make_bhattacharyya : Relevant and noise features of 000 and 001.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import make_orange
+    >>> X, y = make_orange(6, 50, random_state=0)
+    >>> X.shape
+    (50, 44)
+
+    The points of class -1 lie in the skin ``4.5 <= x_1^2 + x_2^2 <= 8``:
+
+    >>> r2 = X[:, 36] + X[:, 37]
+    >>> bool(np.all((r2[y < 0] >= 4.5) & (r2[y < 0] <= 8)))
+    True
     """
     q = check_n_select(q, name="q", low=0, low_inclusive=True)
     n = check_n_select(n, name="n", low=1, low_inclusive=True)
@@ -135,14 +190,38 @@ def make_zou_bernoulli(model, rho, n, random_state=None):
     Parameters
     ----------
     model : {2, 3, 5}
+        The model number of 004 sec. 4.1.
     rho : float in [0, 1)
+        The correlation parameter of the features x.
     n : int
+        Number of points.
     random_state : None, int or numpy.random.Generator
+        Seed of the generator.
 
     Returns
     -------
     X : ndarray of shape (n, 12), (n, 9) or (n, 309)
-    y : ndarray of shape (n,), values in {-1, +1} (+1 for the Bernoulli success)
+        The points (12 features for Model 2, 9 for Model 3, 309 for Model 5).
+    y : ndarray of shape (n,)
+        The labels, in {-1, +1} (+1 for the Bernoulli success).
+
+    Raises
+    ------
+    ValueError
+        model is not 2, 3 or 5, rho is outside [0, 1), or n < 1.
+    TypeError
+        n is not an integer, or random_state is of an unsupported type.
+
+    See Also
+    --------
+    make_orange : Models 1 and 4 of 004 sec. 4.1.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import make_zou_bernoulli
+    >>> X, y = make_zou_bernoulli(5, 0.5, 40, random_state=0)
+    >>> X.shape, np.unique(y).tolist()
+    ((40, 309), [-1.0, 1.0])
     """
     if model not in _ZOU_MODELS:
         raise ValueError(f"model must be 2, 3 or 5 (004 sec. 4.1); got {model!r}.")
@@ -170,7 +249,20 @@ def load_ionosphere():
     Returns
     -------
     X : ndarray of shape (351, 33)
-    y : ndarray of shape (351,), values in {-1, +1}
+        The 33 non-constant attributes.
+    y : ndarray of shape (351,)
+        The labels: good = +1, bad = -1.
+
+    See Also
+    --------
+    load_wdbc : The other real data set shipped with the package.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import load_ionosphere
+    >>> X, y = load_ionosphere()
+    >>> X.shape, int(np.sum(y == 1)), int(np.sum(y == -1))
+    ((351, 33), 225, 126)
     """
     with resources.files("sparsify").joinpath("data/ionosphere.csv").open("r") as fh:
         data = np.loadtxt(fh, delimiter=",", skiprows=1, dtype=np.float64)
@@ -185,7 +277,21 @@ def load_wdbc():
     Returns
     -------
     X : ndarray of shape (569, 30)
-    y : ndarray of shape (569,), values in {-1, +1}
+        The 30 features.
+    y : ndarray of shape (569,)
+        The labels: malignant = +1, benign = -1.
+
+    See Also
+    --------
+    sklearn.datasets.load_breast_cancer : The same data, labels 0 (malignant) and 1.
+    load_ionosphere : The other real data set shipped with the package.
+
+    Examples
+    --------
+    >>> from sparsify.datasets import load_wdbc
+    >>> X, y = load_wdbc()
+    >>> X.shape, int(np.sum(y == 1)), int(np.sum(y == -1))
+    ((569, 30), 212, 357)
     """
     data = load_breast_cancer()
     # scikit-learn codes malignant as 0 and benign as 1.
@@ -210,7 +316,30 @@ def load_svmlight_dir(path, *, n_features=None):
     Returns
     -------
     X : scipy.sparse.csr_matrix of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,), the labels as stored in the files
+        The rows of every file, in file order.
+    y : ndarray of shape (n_samples,)
+        The labels as stored in the files.
+
+    Raises
+    ------
+    ValueError
+        path is not a folder, or holds no SVMlight file.
+
+    See Also
+    --------
+    sklearn.datasets.load_svmlight_files : The reader of each file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn.datasets import dump_svmlight_file
+    >>> from sparsify.datasets import load_svmlight_dir
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     dump_svmlight_file(np.eye(2, 4), [1, -1], os.path.join(folder, "a.dat"))
+    ...     dump_svmlight_file(np.eye(3, 4), [1, 1, -1], os.path.join(folder, "b.dat"))
+    ...     X, y = load_svmlight_dir(folder, n_features=4)
+    >>> X.shape, X.format, y.tolist()
+    ((5, 4), 'csr', [1.0, -1.0, 1.0, 1.0, -1.0])
     """
     import scipy.sparse as sp
 

@@ -59,15 +59,21 @@ def column_norms(X, *, squared=False):
     Returns
     -------
     ndarray of shape (n_features,)
+        The column norms (squared when ``squared``).
 
     See Also
     --------
-    sklearn.utils.extmath.row_norms : the same for the rows.
+    sklearn.utils.extmath.row_norms : The same for the rows.
 
     Examples
     --------
-    >>> column_norms(np.array([[3.0, 0.0], [4.0, 1.0]]))
+    >>> import scipy.sparse as sp
+    >>> from sparsify.utils import column_norms
+    >>> X = np.array([[3.0, 0.0], [4.0, 1.0]])
+    >>> column_norms(X)
     array([5., 1.])
+    >>> column_norms(sp.csr_matrix(X), squared=True)
+    array([25.,  1.])
     """
     if sp.issparse(X):
         squares = np.asarray(X.multiply(X).sum(axis=0)).ravel()
@@ -94,9 +100,15 @@ def signed_labels(y, classes):
     Returns
     -------
     ndarray of float64, shape (n_samples,)
+        +1.0 where ``y == classes[1]``, -1.0 elsewhere.
+
+    See Also
+    --------
+    sklearn.preprocessing.LabelBinarizer : The same map with ``neg_label=-1``.
 
     Examples
     --------
+    >>> from sparsify.utils import signed_labels
     >>> signed_labels(np.array(["no", "yes", "yes"]), np.array(["no", "yes"]))
     array([-1.,  1.,  1.])
     """
