@@ -31,6 +31,7 @@ must be within `GAP_TOLERANCE`; otherwise the path stops with a `PathWarning`.
 """
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -141,6 +142,25 @@ class _Direction:
     elbow_exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
     dual: np.ndarray  # the segment's dual point a (1 on L, a_E on E, 0 on R), in [0, 1]
     infeasibility: float  # of the dual point, relative (see `_dual_point`)
+
+
+class _Knot(NamedTuple):
+    """The quantities at a knot that every candidate direction is computed from."""
+
+    elbow: np.ndarray  # E: the samples on the elbow (margin 1)
+    rows: np.ndarray  # their rows of X, dense
+    left_labels: np.ndarray  # -y_i on L, 0 elsewhere (the hinge loss gradient in f)
+    left_dot: np.ndarray  # X' left_labels
+
+
+class _Move(NamedTuple):
+    """A direction per unit increase of ||w_P||_1, before its loss rate and dual point."""
+
+    intercept_rate: float
+    features: list  # V on the segment (penalised features)
+    signs: np.ndarray
+    rates: np.ndarray  # (dw_U, dw_V)
+    exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
 
 
 class _ScaledData:
@@ -322,18 +342,19 @@ class _HingeHomotopy:
         self.side[near] = _ELBOW
         elbow = np.flatnonzero(self.side == _ELBOW)
         left_labels = np.where(self.side == _LEFT, -self.problem.y, 0.0)
-        left_dot = self.data.correlations(left_labels)
-        rows = self.data.row_block(elbow)
+        knot = _Knot(
+            elbow, self.data.row_block(elbow), left_labels, self.data.correlations(left_labels)
+        )
         if elbow.shape[0] == len(self.model) + 1:
-            direction = self._candidate_direction(elbow, rows, left_labels, left_dot)
+            direction = self._candidate_direction(knot)
             if direction is not None and self._certified(direction, -direction.loss_rate):
                 return direction
-        direction = self._lp_direction(elbow, rows, left_labels, left_dot)
+        direction = self._lp_direction(knot)
         if direction is not None and self._certified(direction, -direction.loss_rate):
             return direction
         return None
 
-    def _candidate_direction(self, elbow, rows, left_labels, left_dot):
+    def _candidate_direction(self, knot):
         """Best of Zhu et al.'s candidates at a generic knot, or None if B is singular.
 
         With the elbow samples E square against the model (``|E| = |model| + 1``),
@@ -344,6 +365,7 @@ class _HingeHomotopy:
         feature join (`_join_candidates`); the candidate with the smallest loss rate
         per unit of ``||w_P||_1`` wins.
         """
+        elbow, rows, left_labels, left_dot = knot
         y_elbow = self.problem.y[elbow]
         model = self.model
         elbow_matrix = y_elbow[:, None] * np.column_stack((np.ones(elbow.shape[0]), rows[:, model]))
@@ -372,33 +394,23 @@ class _HingeHomotopy:
             scale = leave_scales[best_leave]
             rhs = np.zeros(elbow.shape[0])
             rhs[best_leave] = scale
-            move = lu_solve((lu, pivots), rhs, check_finite=False)
-            features, signs, rates = list(self.active), self.signs, move[1:]
+            solution = lu_solve((lu, pivots), rhs, check_finite=False)
             exits = {int(elbow[best_leave]): _RIGHT if scale > 0 else _LEFT}
+            move = _Move(solution[0], list(self.active), self.signs, solution[1:], exits)
             # a_q = lam m_q + p_q is 0 (leaves right) or 1 (leaves left).
             lam = ((1.0 if scale < 0 else 0.0) - offset[best_leave]) / slope[best_leave]
         else:
             row, position = best_join
             j, sign = int(joins[position]), (1.0, -1.0)[row]
             scale = join_scales[row, position]
-            move = lu_solve((lu, pivots), -scale * y_elbow * rows[:, j], check_finite=False)
+            solution = lu_solve((lu, pivots), -scale * y_elbow * rows[:, j], check_finite=False)
             features, signs = [*self.active, j], np.append(self.signs, sign)
-            rates, exits = np.append(move[1:], scale), {}
+            move = _Move(solution[0], features, signs, np.append(solution[1:], scale), {})
             # X_j'Ya = lam s_j.
             lam = (offset_dot[j] - left_dot[j]) / (sign - slope_dot[j])
-        return self._make_direction(
-            elbow,
-            rows,
-            left_labels,
-            left_dot,
-            move[0],
-            features,
-            signs,
-            rates,
-            exits,
-            lam * slope + offset,
-            -left_dot + lam * slope_dot + offset_dot,
-        )
+        multipliers = lam * slope + offset
+        correlations = -left_dot + lam * slope_dot + offset_dot
+        return self._make_direction(knot, move, multipliers, correlations)
 
     def _join_candidates(self, slope_dot, offset_dot, left_dot):
         """Feature j joins with sign s: ``B u = -t a_j`` and ``n'u + s t = 1``.
@@ -418,28 +430,22 @@ class _HingeHomotopy:
             rates[row] = np.where(valid, scale * (left_dot[joins] - offset_dot[joins]), np.inf)
         return joins, rates, scales
 
-    def _make_direction(
-        self,
-        elbow,
-        rows,
-        left_labels,
-        left_dot,
-        intercept_rate,
-        features,
-        signs,
-        rates,
-        exits,
-        multipliers,
-        correlations,
-    ):
-        """A `_Direction` with its loss rate computed from its rates (the same for both methods)."""
-        columns = [*self.unpenalized, *features]
-        elbow_rates = self.problem.y[elbow] * (intercept_rate + rows[:, columns] @ rates)
-        leaving_left = [position for position, i in enumerate(elbow) if exits.get(int(i)) == _LEFT]
+    def _make_direction(self, knot, move, multipliers, correlations):
+        """The `_Direction` of a `_Move` at a `_Knot` (the same for both methods).
+
+        Its loss rate comes from the move's rates; its dual point from the elbow
+        ``multipliers`` and ``correlations`` (``X'Ya`` before clipping, see `_dual_point`).
+        """
+        elbow, rows, left_labels, left_dot = knot
+        columns = [*self.unpenalized, *move.features]
+        elbow_rates = self.problem.y[elbow] * (move.intercept_rate + rows[:, columns] @ move.rates)
+        leaving_left = [
+            position for position, i in enumerate(elbow) if move.exits.get(int(i)) == _LEFT
+        ]
         terms = np.concatenate(
             (
-                [left_labels.sum() * intercept_rate],
-                left_dot[columns] * rates,
+                [left_labels.sum() * move.intercept_rate],
+                left_dot[columns] * move.rates,
                 -elbow_rates[leaving_left],
             )
         )
@@ -450,16 +456,16 @@ class _HingeHomotopy:
         dual, infeasibility = self._dual_point(elbow, rows, multipliers, correlations, -loss_rate)
         return _Direction(
             loss_rate,
-            intercept_rate,
-            features,
-            np.asarray(signs, dtype=np.float64),
-            np.asarray(rates),
-            exits,
+            move.intercept_rate,
+            move.features,
+            np.asarray(move.signs, dtype=np.float64),
+            np.asarray(move.rates),
+            move.exits,
             dual,
             infeasibility,
         )
 
-    def _lp_direction(self, elbow, rows, left_labels, left_dot):
+    def _lp_direction(self, knot):
         """The step LP: min loss rate s.t. the derivative of ||w_P||_1 is 1; None if it fails.
 
         Variables: db and dw_U (free), dw_j = dw+_j - dw-_j for the penalised
@@ -468,6 +474,7 @@ class _HingeHomotopy:
         each elbow sample). The objective is divided by its largest coefficient,
         so that HiGHS's absolute tolerances are relative to it.
         """
+        elbow, rows, left_labels, left_dot = knot
         y_elbow = self.problem.y[elbow]
         m, U, P = elbow.shape[0], self.unpenalized, self.candidates
         k = 1 + len(U)
@@ -532,19 +539,8 @@ class _HingeHomotopy:
             for i, r in zip(elbow[moving], elbow_rates[moving], strict=True)
         }
         correlations = -left_dot + (y_elbow * multipliers) @ rows
-        return self._make_direction(
-            elbow,
-            rows,
-            left_labels,
-            left_dot,
-            x[0],
-            features,
-            signs,
-            rates,
-            exits,
-            multipliers,
-            correlations,
-        )
+        move = _Move(x[0], features, signs, rates, exits)
+        return self._make_direction(knot, move, multipliers, correlations)
 
     # -- certificates -----------------------------------------------------------
 
