@@ -149,13 +149,35 @@ class _BinaryClassifier(ClassifierMixin, _AdaptiveL1):
         return tags
 
     def decision_function(self, X):
-        """``X coef_' + intercept_``, shape (n_samples,); positive means ``classes_[1]``."""
+        """``X coef_' + intercept_``, shape (n_samples,); positive means ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The signed distance to the hyperplane times ``||coef_||``.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
         return linear_scores(X, self.coef_, self.intercept_)
 
     def predict(self, X):
-        """The class of each row of X (one of ``classes_``)."""
+        """The class of each row of X (one of ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``.
+        """
         return scores_to_classes(self.decision_function(X), self.classes_)
 
 
@@ -189,14 +211,25 @@ class _RSStream:
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            The training data.
         y : array-like of shape (n_samples,)
-        X_val, y_val : array-like, optional
-            Validation data for the blocks and for lam (both or neither); default:
-            the examples left out of each block, and a held-out share for lam.
+            Two classes (the SVMs) or real targets (the lasso).
+        X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+            Validation data for the blocks and for lam (with ``y_val``); default: the
+            examples left out of each block, and a held-out share for lam.
+        y_val : array-like of shape (n_val,), optional
+            The targets of ``X_val`` (given with it or not at all).
 
         Returns
         -------
-        self
+        object
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            A hyperparameter is out of range, y of a classifier does not hold exactly
+            two classes, or only one of ``X_val`` and ``y_val`` is given.
         """
         self._validate_params()
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
@@ -215,12 +248,22 @@ class _RSStream:
         X : array-like or sparse matrix of shape (n_samples, n_features)
             The frame; the same features as the earlier frames.
         y : array-like of shape (n_samples,)
-        X_val, y_val : array-like, optional
+            The frame's targets.
+        X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+            As in ``fit``.
+        y_val : array-like of shape (n_val,), optional
             As in ``fit``.
 
         Returns
         -------
-        self
+        object
+            The estimator (``self``), fitted on this frame with the summed weights.
+
+        Raises
+        ------
+        ValueError
+            As in ``fit``; also when the frame's features or classes differ from the
+            earlier frames'.
         """
         first = not hasattr(self, "weights_")
         if first:
@@ -244,6 +287,7 @@ class HybridSVM(_BinaryClassifier):
     Parameters
     ----------
     base : {"l1", "svm2"}, default="l1"
+        The weighted model: the 1-norm SVM (004 eq. 6) or SVM2 (eq. 7).
     gamma : float > 0, default=1.0
         ``W_j = |beta_j|^-gamma`` (004 sec. 4 tries 1, 2 and 4).
     lam : float > 0, optional
@@ -252,10 +296,13 @@ class HybridSVM(_BinaryClassifier):
         The costs of the 2-norm SVM; the best on validation data gives beta.
     validation_fraction : float in (0, 1), default=0.25
         The share of the rows held out when ``fit`` gets no ``X_val``.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int or numpy.random.Generator, default=None
         Draws the held-out rows.
-    solver, solver_options
-        Passed to the weighted model (:class:`solvers.L1SVM` or :class:`solvers.SVM2`).
+    solver : str or list of str, optional
+        Passed to the weighted model (:class:`solvers.L1SVM` or :class:`solvers.SVM2`);
+        None for its default chain.
+    solver_options : dict, optional
+        Passed to the weighted model.
 
     Attributes
     ----------
@@ -267,23 +314,40 @@ class HybridSVM(_BinaryClassifier):
         The penalty of the fitted model.
     estimator_ : L1SVM or SVM2
         The fitted weighted model.
-    coef_, intercept_, objective_, certificate_, dual_gap_, backend_
-        Those of ``estimator_``: ``coef_`` of shape (1, n_features), ``intercept_``
-        of shape (1,).
+    coef_ : ndarray of shape (1, n_features)
+        That of ``estimator_``.
+    intercept_ : ndarray of shape (1,)
+        That of ``estimator_``.
+    objective_ : float
+        That of ``estimator_``.
+    certificate_ : solvers.certificates.Certificate
+        That of ``estimator_``: the optimality certificate of the weighted model.
+    dual_gap_ : float
+        That of ``estimator_``: the certificate's relative gap.
+    backend_ : str
+        That of ``estimator_``: the backend that solved the weighted model.
     classes_ : ndarray of shape (2,)
         Binary only: more classes are a ValueError (the weights are one per feature
         for one problem); wrap it in ``sklearn.multiclass.OneVsRestClassifier``.
 
     See Also
     --------
-    RSWeightedSVM : the same model with RS weights (004 Algorithm 1).
+    RSWeightedSVM : The same model with RS weights (004 Algorithm 1).
+    solvers.weights.hybrid_weights : The weights alone.
+    solvers.AdaptiveLasso : Zou's weights for the lasso.
 
     Examples
     --------
-    >>> from sparsify.datasets import load_ionosphere
-    >>> X, y = load_ionosphere()
+    >>> from solvers import HybridSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((40, 6))
+    >>> y = (X[:, 0] - X[:, 1] > 0).astype(int)
     >>> model = HybridSVM(base="svm2", C_grid=(1.0,), random_state=0).fit(X, y)
-    >>> bool(model.certificate_.holds)
+    >>> model.coef_.shape, bool(model.certificate_.holds)
+    ((1, 6), True)
+    >>> bool(model.weights_[:2].max() < model.weights_[2:].min())  # the two informative
+    True
+    >>> bool(model.score(X, y) >= 0.9)
     True
     """
 
@@ -327,14 +391,25 @@ class HybridSVM(_BinaryClassifier):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            The training data.
         y : array-like of shape (n_samples,)
             Two classes.
-        X_val, y_val : array-like, optional
-            Validation data for C and lam (both or neither); default: a held-out share.
+        X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+            Validation data for C and lam (with ``y_val``); default: a held-out share
+            (``validation_fraction``) of X.
+        y_val : array-like of shape (n_val,), optional
+            The labels of ``X_val`` (given with it or not at all).
 
         Returns
         -------
-        self
+        object
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            A hyperparameter is out of range, y does not hold exactly two classes, or
+            only one of ``X_val`` and ``y_val`` is given.
         """
         self._validate_params()
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
@@ -365,6 +440,7 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
     Parameters
     ----------
     base : {"l1", "svm2"}, default="l1"
+        The weighted model: the 1-norm SVM (004 eq. 6) or SVM2 (eq. 7).
     block_size : int >= 2, optional
         B; default 20% of the rows (004 sec. 4.1).
     n_blocks : int >= 1, optional
@@ -377,31 +453,61 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
         A finite weight for features never selected (default ``inf``: excluded).
     n_jobs : int, optional
         Blocks run in parallel (joblib); the result does not depend on it.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int or numpy.random.Generator, default=None
         Draws the blocks and the held-out rows.
-    solver, solver_options
+    solver : str or list of str, optional
+        Passed to the weighted model (:class:`solvers.L1SVM` or :class:`solvers.SVM2`);
+        None for its default chain.
+    solver_options : dict, optional
         Passed to the weighted model.
 
     Attributes
     ----------
     weights_ : ndarray of shape (n_features,)
         The RS weights (summed over the frames of ``partial_fit``).
-    lam_, estimator_, coef_, intercept_, objective_, certificate_, dual_gap_, backend_,
-    classes_
+    lam_ : float
+        As in :class:`HybridSVM`.
+    estimator_ : L1SVM or SVM2
+        As in :class:`HybridSVM`.
+    coef_ : ndarray of shape (1, n_features)
+        As in :class:`HybridSVM`.
+    intercept_ : ndarray of shape (1,)
+        As in :class:`HybridSVM`.
+    objective_ : float
+        As in :class:`HybridSVM`.
+    certificate_ : solvers.certificates.Certificate
+        As in :class:`HybridSVM`.
+    dual_gap_ : float
+        As in :class:`HybridSVM`.
+    backend_ : str
+        As in :class:`HybridSVM`.
+    classes_ : ndarray of shape (2,)
         As in :class:`HybridSVM`.
 
     See Also
     --------
-    HybridSVM : the same model with Zou's weights.
-    RSWeightedLasso : the lasso with RS weights.
+    HybridSVM : The same model with Zou's weights.
+    RSWeightedLasso : The lasso with RS weights.
+    solvers.weights.rs_weights : The weights alone.
 
     Examples
     --------
-    >>> from sparsify.datasets import load_ionosphere
-    >>> X, y = load_ionosphere()
-    >>> model = RSWeightedSVM("svm2", block_size=100, n_blocks=5, random_state=0).fit(X, y)
-    >>> model.weights_.shape
-    (33,)
+    >>> from solvers import RSWeightedSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((40, 6))
+    >>> y = (X[:, 0] - X[:, 1] > 0).astype(int)
+    >>> model = RSWeightedSVM("svm2", block_size=10, n_blocks=10, random_state=0)
+    >>> model = model.fit(X, y)
+    >>> model.weights_.shape, bool(model.certificate_.holds)
+    ((6,), True)
+    >>> bool(model.score(X, y) >= 0.9)
+    True
+
+    A stream of frames (004 sec. 4.2): each frame's RS weights are added.
+
+    >>> first = model.partial_fit(X[:20], y[:20]).weights_.copy()
+    >>> bool(np.all(model.partial_fit(X[20:], y[20:]).weights_ >= first))
+    True
     """
 
     _parameter_constraints = {
@@ -466,7 +572,14 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
 
         Returns
         -------
-        self
+        object
+            The estimator (``self``), fitted on this frame with the summed weights.
+
+        Raises
+        ------
+        ValueError
+            ``classes`` are not the two labels of y, or as in ``fit``; also when the
+            frame's features or classes differ from the earlier frames'.
         """
         if classes is not None:
             expected = np.unique(np.asarray(classes))
@@ -487,27 +600,64 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
 
     Parameters
     ----------
-    block_size, n_blocks, lam, validation_fraction, cap, n_jobs, random_state, solver,
-    solver_options
-        As in :class:`RSWeightedSVM`.
+    block_size : int >= 2, optional
+        B; default 20% of the rows (004 sec. 4.1).
+    n_blocks : int >= 1, optional
+        K; default ``ceil(10 n / B)`` (004 sec. 4.2).
+    lam : float > 0, optional
+        The penalty; None (default) chooses it on validation data (by R^2).
+    validation_fraction : float in (0, 1), default=0.25
+        The share of the rows held out to choose lam when ``fit`` gets no ``X_val``.
+    cap : float > 0, optional
+        A finite weight for features never selected (default ``inf``: excluded).
+    n_jobs : int, optional
+        Blocks run in parallel (joblib); the result does not depend on it.
+    random_state : None, int or numpy.random.Generator, default=None
+        Draws the blocks and the held-out rows.
+    solver : str or list of str, optional
+        Passed to :class:`solvers.WeightedLasso`; None for its default chain.
+    solver_options : dict, optional
+        Passed to :class:`solvers.WeightedLasso`.
 
     Attributes
     ----------
-    weights_, lam_, estimator_, coef_, intercept_, objective_, certificate_, dual_gap_,
-    backend_
-        As in :class:`RSWeightedSVM`.
+    weights_ : ndarray of shape (n_features,)
+        The RS weights (summed over the frames of ``partial_fit``).
+    lam_ : float
+        The penalty of the fitted model.
+    estimator_ : WeightedLasso
+        The fitted weighted model.
+    coef_ : ndarray of shape (n_features,)
+        That of ``estimator_``.
+    intercept_ : float
+        That of ``estimator_``.
+    objective_ : float
+        That of ``estimator_``.
+    certificate_ : solvers.certificates.Certificate
+        That of ``estimator_``: the optimality certificate of the weighted lasso.
+    dual_gap_ : float
+        That of ``estimator_``: the certificate's relative gap.
+    backend_ : str
+        That of ``estimator_``: the backend that solved the weighted lasso.
 
     See Also
     --------
-    solvers.AdaptiveLasso : the weighted lasso with Zou's weights.
+    RSWeightedSVM : The SVMs with RS weights.
+    solvers.AdaptiveLasso : The weighted lasso with Zou's weights.
+    solvers.weights.rs_weights : The weights alone.
 
     Examples
     --------
-    >>> from sparsify.datasets import load_ionosphere
-    >>> X, _ = load_ionosphere()
-    >>> y = X[:, 0] - 2 * X[:, 3]
-    >>> model = RSWeightedLasso(block_size=100, n_blocks=5, random_state=0).fit(X, y)
-    >>> bool(model.weights_[[0, 3]].max() == 1.0)
+    >>> from solvers import RSWeightedLasso
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((40, 6))
+    >>> y = X[:, 0] - 2 * X[:, 3] + 0.1 * rng.standard_normal(40)
+    >>> model = RSWeightedLasso(block_size=10, n_blocks=10, random_state=0).fit(X, y)
+    >>> model.coef_.shape, bool(model.certificate_.holds)
+    ((6,), True)
+    >>> bool(model.weights_[[0, 3]].max() == 1.0)  # selected on every block
+    True
+    >>> bool(model.score(X, y) >= 0.95)
     True
     """
 
@@ -543,5 +693,16 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
         return "lasso"
 
     def predict(self, X):
-        """``X coef_ + intercept_``."""
+        """``X coef_ + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted targets.
+        """
         return self._linear_response(X)
