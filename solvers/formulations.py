@@ -58,7 +58,37 @@ __all__ = [
 
 
 def gram(X):
-    """The n x n linear kernel ``K = X X'`` as a dense array (sparse X stays sparse until K)."""
+    """The n x n linear kernel ``K = X X'`` as a dense array (sparse X stays sparse until K).
+
+    K is the Gram matrix of 000 eq. (1) (RLSC with the linear kernel) and the ``Q = Y K Y``
+    of the SVM dual, 001 eq. (2).
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        The samples, one per row.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_samples)
+        ``K[i, j] = x_i'x_j``, dense even for a sparse X.
+
+    See Also
+    --------
+    svm_dual : The SVM dual, built on ``Y K Y`` when n_samples <= n_features.
+    rlsc : RLSC, 000 eq. (1), written with K's factor X.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from solvers.formulations import gram
+    >>> X = np.array([[1.0, 2.0], [0.0, 1.0]])
+    >>> gram(X)
+    array([[5., 2.],
+           [2., 1.]])
+    >>> bool(np.array_equal(gram(sp.csr_matrix(X)), gram(X)))
+    True
+    """
     K = X @ X.T
     return K.toarray() if sp.issparse(K) else np.asarray(K)
 
@@ -210,11 +240,14 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,), values in {-1, +1}
-    C : float > 0
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
+        The labels, -1 and +1 (both present).
+    C : float > 0, default=1.0
         Box constraint; the Parameter ``"C"`` (``"inv_2C"`` for the squared hinge).
-    loss : {"hinge", "squared_hinge"}
+    loss : {"hinge", "squared_hinge"}, default="hinge"
+        The primal's loss of each slack, ``xi_i`` or ``xi_i^2``.
     selection : sparsify.Selection, optional
         Solve eq. (3) of 001 in the selected feature space X R.
     sample_weight : array of shape (n,), optional
@@ -235,12 +268,26 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
         X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
         holding both -1 and +1; sample_weight of the wrong shape or negative.
 
+    See Also
+    --------
+    svm_primal : The primal of the same problem.
+    solvers.SVMDual : The estimator that solves it and certifies the optimum.
+    solvers.certificates.svm_certificate : Its duality gap.
+
     Examples
     --------
-    >>> import numpy as np
+    Two classes on a line, separated with margin 2 between x = 1 and x = 3: the
+    maximum-margin separator is ``w = 1, b = -2``, so the optimal value is
+    ``||w||^2 / 2 = 0.5`` and ``w = X'Y a`` with ``a = (0, 1/2, 1/2, 0)``.
+
+    >>> from solvers.formulations import svm_dual
     >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
-    >>> problem = svm_dual(X, y, C=1.0, sample_weight=np.array([1.0, 2.0, 2.0, 1.0]))
-    >>> problem.is_dpp()
+    >>> problem = svm_dual(X, y, C=1.0)
+    >>> round(float(problem.solve()), 4)
+    0.5
+    >>> bool(np.allclose(problem.var_dict["alpha"].value, [0, 0.5, 0.5, 0], atol=1e-6))
+    True
+    >>> svm_dual(X, y, C=1.0, sample_weight=np.array([1.0, 2.0, 2.0, 1.0])).is_dpp()
     True
     """
     X, y, s = _check_data(
@@ -294,12 +341,15 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,), values in {-1, +1}
-    C : float > 0
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
+        The labels, -1 and +1 (both present).
+    C : float > 0, default=1.0
         The Parameter ``"C"``.
-    loss : {"hinge", "squared_hinge"}
-    sample_weight : array of shape (n,), optional
+    loss : {"hinge", "squared_hinge"}, default="hinge"
+        The loss of each slack, ``xi_i`` or ``xi_i^2``.
+    sample_weight : array-like of shape (n,), optional
         ``s_i >= 0`` multiplying sample i's loss.
 
     Returns
@@ -316,6 +366,25 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
     ValueError
         X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
         holding both -1 and +1; sample_weight of the wrong shape or negative.
+
+    See Also
+    --------
+    svm_dual : Its dual, 001 eq. (2).
+    solvers.SVMPrimal : The estimator that solves it and certifies the optimum.
+
+    Examples
+    --------
+    The maximum-margin separator of two classes on a line, 2 apart (x = 1 and x = 3),
+    is ``w = 1, b = -2``; every sample meets its margin, so the value is ``||w||^2 / 2``.
+
+    >>> from solvers.formulations import svm_primal
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> problem = svm_primal(X, y, C=1.0)
+    >>> round(float(problem.solve()), 4)
+    0.5
+    >>> w, b = problem.var_dict["w"].value, problem.var_dict["b"].value
+    >>> round(float(w[0]), 4), round(float(b), 4)
+    (1.0, -2.0)
     """
     X, y, s = _check_data(X, y, sample_weight, labels=True)
     w = cp.Variable(X.shape[1], name="w")
@@ -346,12 +415,16 @@ def l1_svm(X, y, lam=1.0, weights=None, *, sample_weight=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,), values in {-1, +1}
-    lam : float > 0
-    weights : array of shape (d,), optional
-        Nonnegative penalty weights W (default 1; 004 eq. (4) with weights).
-    sample_weight : array of shape (n,), optional
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
+        The labels, -1 and +1 (both present).
+    lam : float > 0, default=1.0
+        The penalty lambda; with the weights, the Parameter ``"lam_w"``.
+    weights : array-like of shape (d,), optional
+        Finite penalty weights W >= 0 (default 1; 004 eq. (4) with weights); 0 leaves a
+        feature unpenalised.
+    sample_weight : array-like of shape (n,), optional
         ``s_i >= 0`` multiplying sample i's hinge.
 
     Returns
@@ -369,6 +442,27 @@ def l1_svm(X, y, lam=1.0, weights=None, *, sample_weight=None):
         X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
         holding both -1 and +1; weights or sample_weight of the wrong shape or
         negative.
+
+    See Also
+    --------
+    svm2 : The same penalty with the squared hinge, 004 eq. (7).
+    solvers.L1SVM : The estimator that solves it and certifies the optimum.
+    solvers.path.l1_svm_path : Its solutions for every lam.
+
+    Examples
+    --------
+    Two classes on a line, 2 apart (x = 1 and x = 3). By symmetry ``b = -2 w``, and the
+    objective is ``2 (1 - w) + w`` for ``1/2 <= w <= 1`` and ``w`` beyond: the minimum is
+    1, at ``w = 1``.
+
+    >>> from solvers.formulations import l1_svm
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> problem = l1_svm(X, y, lam=1.0)
+    >>> round(float(problem.solve()), 4)
+    1.0
+    >>> w = problem.var_dict["w_pos"].value - problem.var_dict["w_neg"].value
+    >>> round(float(w[0]), 4)
+    1.0
     """
     return _l1_penalised_hinge(X, y, lam, weights, sample_weight, squared=False)
 
@@ -390,12 +484,15 @@ def svm2(X, y, lam=1.0, weights=None, *, sample_weight=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,), values in {-1, +1}
-    lam : float > 0
-    weights : array of shape (d,), optional
-        Nonnegative penalty weights W (default 1).
-    sample_weight : array of shape (n,), optional
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
+        The labels, -1 and +1 (both present).
+    lam : float > 0, default=1.0
+        The penalty lambda; with the weights, the Parameter ``"lam_w"``.
+    weights : array-like of shape (d,), optional
+        Finite penalty weights W >= 0 (default 1); 0 leaves a feature unpenalised.
+    sample_weight : array-like of shape (n,), optional
         ``s_i >= 0`` multiplying sample i's squared hinge.
 
     Returns
@@ -412,6 +509,25 @@ def svm2(X, y, lam=1.0, weights=None, *, sample_weight=None):
         X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
         holding both -1 and +1; weights or sample_weight of the wrong shape or
         negative.
+
+    See Also
+    --------
+    l1_svm : The same penalty with the hinge, 004 eq. (6).
+    solvers.SVM2 : The estimator that solves it and certifies the optimum.
+    solvers.path.svm2_path : Its solutions for every lam.
+
+    Examples
+    --------
+    Two classes on a line, 2 apart (x = 1 and x = 3). By symmetry ``b = -2 w``, and for
+    ``1/2 <= w <= 1`` the objective is ``2 (1 - w)^2 + w``, least at ``w = 3/4``: 0.875.
+
+    >>> from solvers.formulations import svm2
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> problem = svm2(X, y, lam=1.0)
+    >>> round(float(problem.solve()), 4)
+    0.875
+    >>> round(float(problem.var_dict["w"].value[0]), 4)
+    0.75
     """
     return _l1_penalised_hinge(X, y, lam, weights, sample_weight, squared=True)
 
@@ -450,12 +566,16 @@ def weighted_lasso(X, y, lam=1.0, weights=None, *, sample_weight=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,)
-    lam : float > 0
-    weights : array of shape (d,), optional
-        Nonnegative penalty weights W (default 1; ``|beta_OLS|^-gamma`` in 004 eq. (3)).
-    sample_weight : array of shape (n,), optional
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
+        The targets, finite numbers.
+    lam : float > 0, default=1.0
+        The penalty lambda; with the weights, the Parameter ``"lam_w"``.
+    weights : array-like of shape (d,), optional
+        Finite penalty weights W >= 0 (default 1; ``|beta_OLS|^-gamma`` in 004 eq. (3));
+        0 leaves a feature unpenalised.
+    sample_weight : array-like of shape (n,), optional
         ``s_i >= 0`` multiplying sample i's squared residual.
 
     Returns
@@ -472,6 +592,28 @@ def weighted_lasso(X, y, lam=1.0, weights=None, *, sample_weight=None):
     ValueError
         X not 2-D, empty, or with NaN or infinity; y not n finite numbers;
         weights or sample_weight of the wrong shape or negative.
+
+    See Also
+    --------
+    ridge : The squared 2-norm penalty instead.
+    solvers.WeightedLasso : The estimator that solves it and certifies the optimum.
+    solvers.path.lasso_path : Its solutions for every lam.
+
+    Examples
+    --------
+    With one feature the solution is the soft-thresholded least-squares slope:
+    ``beta = (S_xy - lam / 2) / S_xx`` for centred sums of squares and products; for
+    ``y = 2 x + 1`` on x = 0..3, ``S_xy = 10``, ``S_xx = 5`` and with lam = 2
+    ``beta = 1.8``, ``beta0 = mean(y) - beta mean(x) = 1.3``.
+
+    >>> from solvers.formulations import weighted_lasso
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]]); y = 2 * X[:, 0] + 1
+    >>> problem = weighted_lasso(X, y, lam=2.0)
+    >>> _ = problem.solve()
+    >>> round(float(problem.var_dict["beta"].value[0]), 4)
+    1.8
+    >>> round(float(problem.var_dict["beta0"].value), 4)
+    1.3
     """
     X, y, s = _check_data(X, y, sample_weight, labels=False)
     weights = _check_weights(weights, X.shape[1])
@@ -512,12 +654,15 @@ def ridge(X, y, lam=1.0, *, form="primal", sample_weight=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,)
-    lam : float > 0
-    form : {"primal", "dual"}
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
+        The targets, finite numbers.
+    lam : float > 0, default=1.0
+        The penalty lambda; the Parameter ``"lam"``.
+    form : {"primal", "dual"}, default="primal"
         The primal has d variables, the dual n: pick the smaller.
-    sample_weight : array of shape (n,), optional
+    sample_weight : array-like of shape (n,), optional
         ``s_i >= 0`` multiplying sample i's squared residual.
 
     Returns
@@ -533,6 +678,25 @@ def ridge(X, y, lam=1.0, *, form="primal", sample_weight=None):
     ValueError
         X not 2-D, empty, or with NaN or infinity; y not n finite numbers; sample_weight
         of the wrong shape or negative.
+
+    See Also
+    --------
+    rlsc : The dual form, 000 eq. (1).
+    weighted_lasso : The weighted L1 penalty instead.
+    solvers.Ridge : The estimator, solved in closed form.
+
+    Examples
+    --------
+    With one feature, ``beta = x'y / (x'x + lam)``: 5 / (5 + 5) for x = y = (1, 2) and
+    lam = 5, and the optimal value ``||y - x / 2||^2 + 5 / 4 = 2.5`` in both forms.
+
+    >>> from solvers.formulations import ridge
+    >>> X = np.array([[1.0], [2.0]]); y = np.array([1.0, 2.0])
+    >>> primal = ridge(X, y, lam=5.0)
+    >>> round(float(primal.solve()), 4), round(float(primal.var_dict["beta"].value[0]), 4)
+    (2.5, 0.5)
+    >>> round(float(ridge(X, y, lam=5.0, form="dual").solve()), 4)
+    2.5
     """
     if form == "dual":
         return rlsc(X, y, lam, sample_weight=sample_weight)
@@ -568,10 +732,13 @@ def rlsc(X, y, lam=1.0, *, sample_weight=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,), values in {-1, +1}
-    lam : float >= 0
-    sample_weight : array of shape (n,), optional
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
+        The targets: labels -1 and +1 for classification (000), or any finite numbers.
+    lam : float >= 0, default=1.0
+        The penalty lambda; the Parameter ``"lam"``.
+    sample_weight : array-like of shape (n,), optional
         ``s_i >= 0`` multiplying sample i's squared residual.
 
     Returns
@@ -587,6 +754,25 @@ def rlsc(X, y, lam=1.0, *, sample_weight=None):
     ValueError
         X not 2-D, empty, or with NaN or infinity; y not n finite numbers; sample_weight
         of the wrong shape or negative.
+
+    See Also
+    --------
+    ridge : The same problem in the primal variables, ``w = X'x``.
+    solvers.RLSC : The estimator, solved in closed form.
+    solvers.guarantees.rlsc_bound : 000 Theorem 1, the loss after feature selection.
+
+    Examples
+    --------
+    The classifier ``w = X'x`` is ridge regression's ``(X'X + lam I)^-1 X'y``:
+
+    >>> from solvers.formulations import rlsc
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((6, 3)); y = np.sign(X[:, 0] + 0.1)
+    >>> problem = rlsc(X, y, lam=1.0)
+    >>> _ = problem.solve()
+    >>> w = X.T @ problem.var_dict["x"].value
+    >>> bool(np.allclose(w, np.linalg.solve(X.T @ X + np.eye(3), X.T @ y), atol=1e-5))
+    True
     """
     X, y, s = _check_data(X, y, sample_weight, labels=False)
     x = cp.Variable(X.shape[0], name="x")
@@ -607,7 +793,8 @@ def enclosing_ball(X):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
+    X : array-like or sparse matrix of shape (n, d)
+        The points, one per row (a sparse X is made dense).
 
     Returns
     -------
@@ -621,6 +808,23 @@ def enclosing_ball(X):
         checked before any CVXPY object is built.
     ValueError
         X not 2-D, empty, or with NaN or infinity.
+
+    See Also
+    --------
+    solvers.guarantees.enclosing_ball : The radius and centre, solved and certified.
+    solvers.guarantees.check_radius : 001 Lemma 1's bound on the radius after selection.
+
+    Examples
+    --------
+    The points (0, 0), (2, 0) and (1, 1) lie on the circle of radius 1 about (1, 0);
+    no smaller ball holds (0, 0) and (2, 0).
+
+    >>> from solvers.formulations import enclosing_ball
+    >>> problem = enclosing_ball(np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 1.0]]))
+    >>> round(float(problem.solve()), 4)
+    1.0
+    >>> bool(np.allclose(problem.var_dict["center"].value, [1.0, 0.0], atol=1e-4))
+    True
     """
     X = check_X(X)
     X = X.toarray() if sp.issparse(X) else X
