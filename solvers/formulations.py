@@ -370,7 +370,7 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
     See Also
     --------
     svm_dual : Its dual, 001 eq. (2).
-    solvers.SVMPrimal : The estimator that solves it and certifies the optimum.
+    solvers.L2SVM : The estimator that solves it (or its dual) and certifies the optimum.
 
     Examples
     --------
@@ -683,7 +683,7 @@ def ridge(X, y, lam=1.0, *, form="primal", sample_weight=None):
     --------
     rlsc : The dual form, 000 eq. (1).
     weighted_lasso : The weighted L1 penalty instead.
-    solvers.Ridge : The estimator, solved in closed form.
+    solvers.RidgeRegression : The estimator (closed form, or this problem with a backend).
 
     Examples
     --------
@@ -758,7 +758,7 @@ def rlsc(X, y, lam=1.0, *, sample_weight=None):
     See Also
     --------
     ridge : The same problem in the primal variables, ``w = X'x``.
-    solvers.RLSC : The estimator, solved in closed form.
+    solvers.RLSC : The estimator (closed form, or this problem with a backend).
     solvers.guarantees.rlsc_bound : 000 Theorem 1, the loss after feature selection.
 
     Examples
