@@ -113,12 +113,14 @@ class _PathCV:
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            The training data (dense, CSR or CSC).
         y : array-like of shape (n_samples,)
             Real targets (`WeightedLassoCV`) or two classes.
 
         Returns
         -------
-        self
+        object
+            The fitted estimator (``self``).
 
         Raises
         ------
@@ -271,30 +273,48 @@ _DOC_PARAMETERS = """
         data, each > 0; ``lam_min_ratio`` is then unused).
     n_jobs : int, optional
         Folds run in parallel with joblib (None: one at a time).
-    solver, solver_options
-        The final fit's backend chain, as in `{estimator}`.
+    solver : str or list of str, optional
+        The final fit's backend chain, as in `{estimator}` (None: its default chain;
+        the folds use the exact paths).
+    solver_options : dict, optional
+        The final fit's backend options, as in `{estimator}`.
 
     Attributes
     ----------
     lam_ : float
         The lam of the final fit: ``lam_min_`` or ``lam_1se_``.
-    lam_min_, lam_1se_ : float
-        glmnet's "lambda.min" and "lambda.1se".
+    lam_min_ : float
+        glmnet's "lambda.min": the lam of the best mean score (the largest among ties).
+    lam_1se_ : float
+        glmnet's "lambda.1se": the largest lam whose mean score is within one standard
+        error of the best.
     cv_lams_ : ndarray of shape (n_lams,)
         The grid, decreasing, in the scale of the whole data.
     cv_scores_ : ndarray of shape (n_folds, n_lams)
         Validation score of each fold at each lam of the grid.
-    cv_mean_, cv_std_, cv_se_ : ndarray of shape (n_lams,)
-        Mean over folds, standard deviation (ddof=1), standard error
-        ``cv_std_ / sqrt(n_folds)``.
+    cv_mean_ : ndarray of shape (n_lams,)
+        Mean of ``cv_scores_`` over the folds.
+    cv_std_ : ndarray of shape (n_lams,)
+        Standard deviation of ``cv_scores_`` over the folds (ddof=1).
+    cv_se_ : ndarray of shape (n_lams,)
+        Standard error ``cv_std_ / sqrt(n_folds)``.
     estimator_ : {estimator}
         The final fit on all the data at ``lam_``.
-    coef_, intercept_, objective_, certificate_, dual_gap_
-        Those of ``estimator_`` (its optimality certificate).{classes}
+    coef_ : ndarray
+        That of ``estimator_``.
+    intercept_ : float or ndarray of shape (1,)
+        That of ``estimator_``.
+    objective_ : float
+        That of ``estimator_``.
+    certificate_ : solvers.certificates.Certificate
+        That of ``estimator_``: its optimality certificate.
+    dual_gap_ : float
+        That of ``estimator_``: the certificate's relative gap.{classes}
 
     See Also
     --------
-    solvers.path.Path.select : lam on one validation set, from one path.
+    {estimator} : The estimator refitted at ``lam_``.
+    solvers.path.Path.select : The lam of one validation set, from one path.
     """
 
 
@@ -358,7 +378,22 @@ class L1SVMCV(_BinaryPathCV):
         default_score="accuracy",
         estimator="L1SVM",
         classes=_CLASSES,
-    )
+    ) + """
+    Examples
+    --------
+    >>> from solvers import L1SVMCV
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((40, 6))
+    >>> y = (X[:, 0] - X[:, 1] > 0).astype(int)
+    >>> model = L1SVMCV(cv=3, lams=10).fit(X, y)  # 10 log-spaced lams from lam_max
+    >>> model.cv_scores_.shape, bool(model.certificate_.holds)
+    ((3, 10), True)
+    >>> best = model.cv_mean_[model.cv_lams_ == model.lam_][0]
+    >>> bool(best == model.cv_mean_.max())
+    True
+    >>> bool(model.score(X, y) >= 0.9)
+    True
+    """
 
     _estimator_class = L1SVM
 
@@ -374,6 +409,21 @@ class SVM2CV(_BinaryPathCV):
         default_score="accuracy",
         estimator="SVM2",
         classes=_CLASSES,
-    )
+    ) + """
+    Examples
+    --------
+    >>> from solvers import SVM2CV
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((40, 6))
+    >>> y = (X[:, 0] - X[:, 1] > 0).astype(int)
+    >>> model = SVM2CV(cv=3).fit(X, y)
+    >>> model.coef_.shape, bool(model.certificate_.holds)
+    ((1, 6), True)
+    >>> best = model.cv_mean_[model.cv_lams_ == model.lam_][0]
+    >>> bool(best == model.cv_mean_.max())
+    True
+    >>> bool(model.score(X, y) >= 0.9)
+    True
+    """
 
     _estimator_class = SVM2
