@@ -265,6 +265,7 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            The training data.
         y : array-like of shape (n_samples,)
             Two classes, or more (one-vs-rest, see the class docstring).
         sample_weight : array-like of shape (n_samples,), optional
@@ -274,7 +275,8 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
 
         Returns
         -------
-        self
+        object
+            The fitted estimator (``self``).
 
         Raises
         ------
@@ -360,13 +362,35 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
 
         For two classes a positive value means ``classes_[1]``; for K > 2, column k is
         the score of class k against the rest.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            The scores.
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
         return linear_scores(X, self.coef_, self.intercept_)
 
     def predict(self, X):
-        """The class of each row of X (one of ``classes_``): the sign, or the largest score."""
+        """The class of each row of X (one of ``classes_``): the sign, or the largest score.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted classes: ``classes_[1]`` where :meth:`decision_function` is
+            positive (two classes), else the class of the largest score.
+        """
         return scores_to_classes(self.decision_function(X), self.classes_)
 
 
@@ -393,14 +417,17 @@ class LinearRegressor(RegressorMixin, CvxpyEstimator):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            The training data.
         y : array-like of shape (n_samples,)
+            The real targets.
         sample_weight : array-like of shape (n_samples,), optional
             ``s_i >= 0`` multiplying sample i's squared residual (default 1); an integer
             weight is the same as repeating the row, 0 the same as dropping it.
 
         Returns
         -------
-        self
+        object
+            The fitted estimator (``self``).
 
         Raises
         ------
@@ -415,7 +442,18 @@ class LinearRegressor(RegressorMixin, CvxpyEstimator):
         return self
 
     def predict(self, X):
-        """``X coef_ + intercept_``."""
+        """``X coef_ + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted targets.
+        """
         return self._linear_response(X)
 
 
