@@ -30,6 +30,7 @@ def spectral_distortion(V, selection):
     Returns
     -------
     float
+        The spectral norm ``||I - V' R R' V||_2``.
 
     Raises
     ------
@@ -37,6 +38,24 @@ def spectral_distortion(V, selection):
         V not an array or selection not a `Selection`.
     ValueError
         V without orthonormal columns, or a selection over another number of features.
+
+    See Also
+    --------
+    sparsify.bss : Deterministic selection with distortion at most ``3 sqrt(ell/r)``.
+    sparsify.leverage_sample : Randomized selection with distortion at most epsilon.
+    sparsify.utils.right_singular_vectors : The V of a data matrix.
+
+    Examples
+    --------
+    >>> from sparsify import Selection, spectral_distortion
+    >>> V = np.linalg.qr(np.random.default_rng(0).standard_normal((6, 2)))[0]
+
+    Keeping every feature unscaled is exact; one feature cannot span two directions:
+
+    >>> bool(spectral_distortion(V, Selection(np.arange(6), np.ones(6), 6)) < 1e-12)
+    True
+    >>> round(spectral_distortion(V, Selection([0], [1.0], 6)), 6)
+    1.0
     """
     V = check_orthonormal(V)
     if selection.n_features_in != V.shape[0]:

@@ -37,6 +37,7 @@ def leverage_scores(X, k=None):
     Returns
     -------
     ndarray of shape (n_features,)
+        The leverage scores, in [0, 1], summing to k.
 
     Raises
     ------
@@ -47,6 +48,23 @@ def leverage_scores(X, k=None):
         min(n_samples, n_features) or the numerical rank of X.
     TypeError
         X not numeric, or k a bool.
+
+    See Also
+    --------
+    leverage_sample : Sampling with probabilities proportional to these scores.
+    sparsify.LeverageSelector : The scikit-learn transformer.
+    sparsify.utils.right_singular_vectors : The V_k whose squared row norms these are.
+
+    Examples
+    --------
+    >>> from sparsify import leverage_scores
+    >>> X = np.random.default_rng(0).standard_normal((20, 5))
+    >>> scores = leverage_scores(X, k=2)
+    >>> scores.shape, round(float(scores.sum()), 6)
+    ((5,), 2.0)
+    >>> V = np.linalg.svd(X)[2][:2].T
+    >>> bool(np.allclose(scores, np.sum(V**2, axis=1)))
+    True
     """
     X = check_X(X, lazy=True)
     if k is not None:  # the bound that depends on X (check_n_select also refuses a bool)
@@ -70,12 +88,18 @@ def leverage_sample(X, r, *, k=None, method="iid", random_state=None):
         ``min(1, r p_i)``, rescale by ``1/sqrt(min(1, r p_i))``); r >= 1.
     k : int, optional
         Number of top right singular vectors; None means rank(X).
-    method : {"iid", "bernoulli"}
+    method : {"iid", "bernoulli"}, default="iid"
+        I.i.d. trials with replacement (001 eq. 4) or independent coin flips
+        (003 Figure 1), as described for r.
     random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
+        Seed of the sampling (see `sparsify.utils.check_random_state`).
 
     Returns
     -------
     Selection
+        The sampled features and their scales ("iid": in the order first drawn,
+        a feature drawn c times once with its merged scale; "bernoulli": in index
+        order).
 
     Raises
     ------
@@ -83,6 +107,22 @@ def leverage_sample(X, r, *, k=None, method="iid", random_state=None):
         r, k, method or random_state of the wrong type or out of range.
     ValueError
         As `leverage_scores`.
+
+    See Also
+    --------
+    leverage_scores : The scores behind the probabilities.
+    sparsify.LeverageSelector : The scikit-learn transformer.
+    sparsify.theory.leverage_features : The r that 001 Lemma 2 asks for.
+
+    Examples
+    --------
+    >>> from sparsify import leverage_sample
+    >>> X = np.random.default_rng(0).standard_normal((20, 5))
+    >>> sel = leverage_sample(X, 3, k=2, random_state=0)
+    >>> sel.n_features_in, sel.n_selected <= 3
+    (5, True)
+    >>> sel.apply(X).shape == (20, sel.n_selected)
+    True
     """
     scores = leverage_scores(X, k)
     return sample_features(scores / scores.sum(), r, method=method, random_state=random_state)

@@ -46,7 +46,7 @@ def rrqr(X, r):
 
     Returns
     -------
-    selection : Selection
+    Selection
         ``indices`` the first r pivots in pivot order, ``scales`` all ones.
 
     Raises
@@ -57,6 +57,12 @@ def rrqr(X, r):
         If X is not a finite, non-empty 2-D array, or r > n_features.
     TypeError
         If X is not numeric or r is a bool.
+
+    See Also
+    --------
+    scipy.linalg.qr : The full column-pivoted QR (``pivoting=True``), same pivots.
+    sparsify.RRQRSelector : The scikit-learn transformer.
+    sparsify.bss : Deterministic selection with a spectral guarantee (000 Algorithm 1).
 
     Notes
     -----
@@ -69,6 +75,17 @@ def rrqr(X, r):
     References
     ----------
     000, sec. 6.2 (Rank-Revealing QR Factorization); Businger and Golub (1965).
+
+    Examples
+    --------
+    >>> import scipy.linalg as la
+    >>> from sparsify import rrqr
+    >>> X = np.random.default_rng(0).standard_normal((5, 8))
+    >>> sel = rrqr(X, 3)
+    >>> bool(np.array_equal(sel.indices, la.qr(X, pivoting=True)[2][:3]))
+    True
+    >>> sel.scales
+    array([1., 1., 1.])
     """
     X = check_X(X)
     n, d = X.shape

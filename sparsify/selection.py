@@ -30,6 +30,38 @@ class Selection:
         Number of features d of the data the selection was computed on (named
         as scikit-learn names the input's width, so that it is not confused with
         a selector's ``n_features``, the number of features to keep).
+
+    Attributes
+    ----------
+    n_selected : int
+        Number of distinct selected features r.
+
+    Raises
+    ------
+    TypeError
+        indices is not a 1-D integer array.
+    ValueError
+        indices repeated or outside ``[0, n_features_in)``, scales negative or
+        not finite, or not one scale per index.
+
+    See Also
+    --------
+    sparsify.bss : Returns a Selection (deterministic, 000 Algorithm 1).
+    sparsify.leverage_sample : Returns a Selection (randomized, 001 eq. 4).
+    sparsify.spectral_distortion : How well a Selection preserves a subspace.
+
+    Examples
+    --------
+    >>> from sparsify import Selection
+    >>> sel = Selection(indices=[2, 0], scales=[2.0, 1.0], n_features_in=3)
+    >>> X = np.arange(6.0).reshape(2, 3)
+    >>> sel.apply(X)
+    array([[ 4.,  0.],
+           [10.,  3.]])
+    >>> bool(np.allclose(X @ sel.matrix().toarray(), sel.apply(X)))
+    True
+    >>> sel.support()
+    array([ True, False,  True])
     """
 
     indices: np.ndarray
@@ -75,6 +107,21 @@ class Selection:
         Dense input gives a dense array, CSR/CSC input a sparse matrix of the
         same format, and a Dask array a lazy Dask array with the same row
         chunks, each the selection applied to X's chunk.
+
+        Parameters
+        ----------
+        X : ndarray, sparse matrix or dask.array.Array of shape (n_samples, n_features_in)
+            The data the selection was computed on, or new data with the same columns.
+
+        Returns
+        -------
+        ndarray, sparse matrix or dask.array.Array of shape (n_samples, n_selected)
+            ``X R``, of X's kind.
+
+        Raises
+        ------
+        ValueError
+            X has not ``n_features_in`` columns.
         """
         if X.shape[1] != self.n_features_in:
             raise ValueError(
@@ -89,14 +136,26 @@ class Selection:
         return np.asarray(X)[:, self.indices] * self.scales
 
     def matrix(self):
-        """Return the d x r sampling-and-rescaling matrix R (CSC) with ``X @ R == apply(X)``."""
+        """Return the d x r sampling-and-rescaling matrix R (CSC) with ``X @ R == apply(X)``.
+
+        Returns
+        -------
+        scipy.sparse.csc_matrix of shape (n_features_in, n_selected)
+            R: column j holds ``scales[j]`` in row ``indices[j]``.
+        """
         r = self.indices.size
         return sp.csc_matrix(
             (self.scales, (self.indices, np.arange(r))), shape=(self.n_features_in, r)
         )
 
     def support(self):
-        """Return a boolean mask of length d, True for the selected features."""
+        """Return a boolean mask of length d, True for the selected features.
+
+        Returns
+        -------
+        ndarray of bool, shape (n_features_in,)
+            True at ``indices``.
+        """
         mask = np.zeros(self.n_features_in, dtype=bool)
         mask[self.indices] = True
         return mask

@@ -12,24 +12,93 @@ __all__ = ["bss_features", "leverage_features"]
 
 
 def bss_features(epsilon, rank):
-    """r = ceil(36 rank / epsilon^2): 001 Theorem 1 (r1 = 36 p / eps^2, p support vectors).
+    """Number of features BSS keeps for accuracy epsilon: ``r = ceil(36 rank / epsilon^2)``.
 
-    Theorem 2 of 001 (unsupervised, all training data) asks for O(rho / eps^2)
-    with rho = rank; the same constant is used. At this r, Lemma 2 of 000 bounds
-    the spectral distortion by 3 sqrt(rank / r) = epsilon / 2. The result is
-    at least rank + 1, as BSS needs r > ell.
+    001 Theorem 1 (``r1 = 36 p / eps^2``, p support vectors). Theorem 2 of 001
+    (unsupervised, all training data) asks for O(rho / eps^2) with rho = rank;
+    the same constant is used. At this r, Lemma 2 of 000 bounds the spectral
+    distortion by 3 sqrt(rank / r) = epsilon / 2. The result is at least
+    rank + 1, as BSS needs r > ell.
+
+    Parameters
+    ----------
+    epsilon : float
+        The accuracy, 0 < epsilon < 1.
+    rank : int
+        The rank ell of the data (the number of right singular vectors kept).
+
+    Returns
+    -------
+    int
+        The number of features r.
+
+    Raises
+    ------
+    TypeError
+        epsilon is not a float.
+    ValueError
+        epsilon is outside (0, 1).
+
+    See Also
+    --------
+    leverage_features : The same for leverage-score sampling.
+    sparsify.BSSSelector : Takes ``epsilon`` instead of ``n_features``.
+    sparsify.spectral_distortion : The distortion that r bounds.
+
+    Examples
+    --------
+    >>> from sparsify.theory import bss_features
+    >>> r = bss_features(0.5, rank=2)
+    >>> r, bool(3 * np.sqrt(2 / r) <= 0.5 / 2)
+    (288, True)
     """
     epsilon = check_epsilon(epsilon)
     return max(math.ceil(36 * rank / epsilon**2), rank + 1)
 
 
 def leverage_features(epsilon, rank, delta=0.01):
-    """r = ceil(36 rank / eps^2 * ln(rank / (eps^2 sqrt(delta)))): 001 Lemma 2.
+    """Number of leverage-score samples for accuracy epsilon (001 Lemma 2).
 
-    Lemma 2 of 001 gives r = O(n / eps^2 log(n / (eps^2 sqrt(delta)))) for
-    failure probability delta; the constant 36 of 001 Theorem 1 is used and
+    ``r = ceil(36 rank / eps^2 * ln(rank / (eps^2 sqrt(delta))))``: Lemma 2 of
+    001 gives r = O(n / eps^2 log(n / (eps^2 sqrt(delta)))) for failure
+    probability delta; the constant 36 of 001 Theorem 1 is used and
     delta = 0.01 (the "probability at least 0.99" of the lemma). The logarithm
     is floored at 1.
+
+    Parameters
+    ----------
+    epsilon : float
+        The accuracy, 0 < epsilon < 1.
+    rank : int
+        The rank ell of the data (the number of right singular vectors kept).
+    delta : float, default=0.01
+        The failure probability, 0 < delta < 1.
+
+    Returns
+    -------
+    int
+        The number of samples r.
+
+    Raises
+    ------
+    TypeError
+        epsilon is not a float.
+    ValueError
+        epsilon is outside (0, 1).
+
+    See Also
+    --------
+    bss_features : The same for BSS.
+    sparsify.LeverageSelector : Takes ``epsilon`` instead of ``n_features``.
+    sparsify.leverage_sample : The sampler of 001 eq. (4).
+
+    Examples
+    --------
+    >>> import math
+    >>> from sparsify.theory import leverage_features
+    >>> r = leverage_features(0.5, rank=2)
+    >>> r == math.ceil(36 * 2 / 0.5**2 * math.log(2 / (0.5**2 * math.sqrt(0.01))))
+    True
     """
     epsilon = check_epsilon(epsilon)
     log_term = max(1.0, math.log(rank / (epsilon**2 * math.sqrt(delta))))
