@@ -86,7 +86,10 @@ _PROJECTION_ROUNDS = 20
 class Certificate:
     """How far a candidate solution is from optimal, measured by the duality gap.
 
-    Attributes
+    Returned by the ``*_certificate`` functions of this module (and set as ``certificate_``
+    by every estimator); ``holds`` says whether the candidate is optimal to ``tolerance``.
+
+    Parameters
     ----------
     model : str
         Which model was certified (``"svm"``, ``"l1_svm"``, ``"svm2"``, ``"lasso"``,
@@ -105,15 +108,39 @@ class Certificate:
         The largest violation of the stationarity conditions, each divided by the
         size its terms can have (for the L1 models ``|X_j'a - lam W_j s_j|`` over
         ``||X_j|| ||a||``): 0 at an exact optimum, insensitive to column scales.
-    dual_infeasibility : float
+    dual_infeasibility : float, default=0.0
         What is left of the equality constraints of unpenalised features after
         projection (relative); 0 when every weight is positive.
-    tolerance : float
+    tolerance : float, default=GAP_TOLERANCE
         The tolerance ``holds`` compares with.
-    resolution : float
+    resolution : float, default=0.0
         The relative gap that rounding the candidate to float64 can cause by itself
         (0 unless estimated, see :func:`ridge_certificate`): a gap below it is as
         small as the answer's precision allows, and ``holds`` accepts it.
+
+    See Also
+    --------
+    svm_certificate : The certificate of the 2-norm SVM, 001 eq. (2).
+    l1_svm_certificate : The certificate of the 1-norm SVM, 004 eq. (6).
+    svm2_certificate : The certificate of SVM2, 004 eq. (7).
+    lasso_certificate : The certificate of the weighted lasso, 004 eq. (3).
+    ridge_certificate : The certificate of ridge regression and RLSC, 000 eq. (1).
+
+    Examples
+    --------
+    The ridge solution ``(X'X + lam I)^-1 X'y`` certifies; a perturbed one does not,
+    and its gap bounds how far its objective is above the optimum:
+
+    >>> from solvers.certificates import ridge_certificate
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((20, 3)); y = rng.standard_normal(20)
+    >>> coef = np.linalg.solve(X.T @ X + np.eye(3), X.T @ y)
+    >>> certificate = ridge_certificate(X, y, coef, lam=1.0)
+    >>> certificate.model, certificate.holds
+    ('ridge', True)
+    >>> worse = ridge_certificate(X, y, coef + 0.1, lam=1.0)
+    >>> worse.holds, bool(worse.primal - worse.gap <= certificate.primal + 1e-12)
+    (False, True)
     """
 
     model: str
@@ -340,18 +367,23 @@ def svm_certificate(
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (n_samples, n_features)
+        The samples, one per row.
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
     coef : ndarray of shape (n_features,)
+        The candidate's w.
     intercept : float
+        The candidate's b.
     C : float > 0
-    loss : {"hinge", "squared_hinge"}
+        The weight of the loss, as in :func:`solvers.formulations.svm_primal`.
+    loss : {"hinge", "squared_hinge"}, default="hinge"
+        The loss of each slack.
     alpha : ndarray of shape (n_samples,), optional
         A dual point (e.g. ``SVMDual.alpha_``); for the hinge it fixes the
         multipliers of the samples on the margin.
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0`` multiplying sample i's loss (default 1).
-    tolerance : float
+    tolerance : float, default=GAP_TOLERANCE
         Tolerance of ``Certificate.holds`` on the relative gap.
 
     Returns
@@ -359,6 +391,32 @@ def svm_certificate(
     Certificate
         Primal ``1/2 ||w||^2 + C sum_i s_i loss_i``; dual of 001 eq. (2) (with
         ``- sum_i a_i^2 / (4C s_i)`` for the squared hinge).
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D, y not labels -1 and +1 of shape (n_samples,), coef not of shape
+        (n_features,), coef or intercept not finite, C not > 0, or sample_weight not
+        n_samples finite numbers >= 0, not all 0.
+
+    See Also
+    --------
+    solvers.formulations.svm_dual : The dual problem.
+    solvers.formulations.svm_primal : The primal problem.
+    solvers.L2SVM : Sets ``certificate_`` with this function.
+
+    Examples
+    --------
+    Two classes on a line, 2 apart: the maximum-margin separator ``w = 1, b = -2``
+    with the dual point ``a = (0, 1/2, 1/2, 0)`` has primal and dual value 1/2.
+
+    >>> from solvers.certificates import svm_certificate
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> certificate = svm_certificate(X, y, [1.0], -2.0, C=1.0, alpha=[0, 0.5, 0.5, 0])
+    >>> certificate.holds, round(certificate.primal, 6), round(certificate.dual, 6)
+    (True, 0.5, 0.5)
+    >>> svm_certificate(X, y, [0.8], -1.6, C=1.0).holds
+    False
     """
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
     if not C > 0:
@@ -448,23 +506,55 @@ def l1_svm_certificate(
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (n_samples, n_features)
+        The samples, one per row.
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
     coef : ndarray of shape (n_features,)
+        The candidate's w.
     intercept : float
+        The candidate's b.
     lam : float > 0
+        The penalty lambda.
     weights : ndarray of shape (n_features,), optional
         Penalty weights, each >= 0 or +inf (default 1).
     alpha : ndarray of shape (n_samples,), optional
         A dual point.
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0`` multiplying sample i's hinge (default 1).
-    tolerance : float
+    tolerance : float, default=GAP_TOLERANCE
+        Tolerance of ``Certificate.holds`` on the relative gap.
 
     Returns
     -------
     Certificate
         Primal ``sum_i s_i hinge_i + lam sum_j W_j |w_j|``, dual ``1'a``.
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D, y not labels -1 and +1 of shape (n_samples,), coef not of shape
+        (n_features,), coef or intercept not finite, lam not a finite number > 0, weights
+        not n_features numbers >= 0 or +inf, or sample_weight not n_samples finite numbers
+        >= 0, not all 0.
+
+    See Also
+    --------
+    solvers.formulations.l1_svm : The problem, as a CVXPY LP.
+    solvers.L1SVM : Sets ``certificate_`` with this function.
+    solvers.path.l1_svm_path : Certifies every breakpoint the same way.
+
+    Examples
+    --------
+    Two classes on a line, 2 apart: with lam = 1 the optimum is ``w = 1, b = -2``, of
+    value 1 (see :func:`solvers.formulations.l1_svm`).
+
+    >>> from solvers.certificates import l1_svm_certificate
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> certificate = l1_svm_certificate(X, y, [1.0], -2.0, lam=1.0)
+    >>> certificate.holds, round(certificate.primal, 6), round(certificate.dual, 6)
+    (True, 1.0, 1.0)
+    >>> l1_svm_certificate(X, y, [0.8], -1.6, lam=1.0).holds
+    False
     """
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
     weights = check_penalty_weights(weights, X.shape[1])
@@ -550,22 +640,53 @@ def svm2_certificate(
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (n_samples, n_features)
+        The samples, one per row.
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
     coef : ndarray of shape (n_features,)
+        The candidate's w.
     intercept : float
+        The candidate's b.
     lam : float > 0
+        The penalty lambda.
     weights : ndarray of shape (n_features,), optional
         Penalty weights, each >= 0 or +inf (default 1).
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0`` multiplying sample i's squared hinge (default 1).
-    tolerance : float
+    tolerance : float, default=GAP_TOLERANCE
+        Tolerance of ``Certificate.holds`` on the relative gap.
 
     Returns
     -------
     Certificate
         Primal ``sum_i s_i hinge_i^2 + lam sum_j W_j |w_j|``, dual
         ``1'a - sum_i a_i^2 / (4 s_i)``.
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D, y not labels -1 and +1 of shape (n_samples,), coef not of shape
+        (n_features,), coef or intercept not finite, lam not a finite number > 0, weights
+        not n_features numbers >= 0 or +inf, or sample_weight not n_samples finite numbers
+        >= 0, not all 0.
+
+    See Also
+    --------
+    solvers.formulations.svm2 : The problem, as a CVXPY QP.
+    solvers.SVM2 : Sets ``certificate_`` with this function.
+
+    Examples
+    --------
+    Two classes on a line, 2 apart: with lam = 1 the optimum is ``w = 3/4, b = -3/2``, of
+    value 7/8 (see :func:`solvers.formulations.svm2`).
+
+    >>> from solvers.certificates import svm2_certificate
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> certificate = svm2_certificate(X, y, [0.75], -1.5, lam=1.0)
+    >>> certificate.holds, round(certificate.primal, 6), round(certificate.dual, 6)
+    (True, 0.875, 0.875)
+    >>> svm2_certificate(X, y, [1.0], -2.0, lam=1.0).holds
+    False
     """
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=True)
     weights = check_penalty_weights(weights, X.shape[1])
@@ -607,19 +728,54 @@ def lasso_certificate(
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (n_samples, n_features)
+        The samples, one per row.
     y : ndarray of shape (n_samples,)
+        The targets.
     coef : ndarray of shape (n_features,)
+        The candidate's beta.
     intercept : float
+        The candidate's beta0 (unpenalised).
     lam : float > 0
+        The penalty lambda.
     weights : ndarray of shape (n_features,), optional
         Penalty weights, each >= 0 or +inf (default 1).
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0`` multiplying sample i's squared residual (default 1).
-    tolerance : float
+    tolerance : float, default=GAP_TOLERANCE
+        Tolerance of ``Certificate.holds`` on the relative gap.
 
     Returns
     -------
     Certificate
+        Primal ``sum_i s_i r_i^2 + lam sum_j W_j |b_j|``, dual as above.
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D, y not of shape (n_samples,), coef not of shape (n_features,),
+        coef or intercept not finite, lam not a finite number > 0, weights not
+        n_features numbers >= 0 or +inf, or sample_weight not n_samples finite numbers
+        >= 0, not all 0.
+
+    See Also
+    --------
+    solvers.formulations.weighted_lasso : The problem, as a CVXPY QP.
+    solvers.WeightedLasso : Sets ``certificate_`` with this function.
+    solvers.path.lasso_path : Certifies every breakpoint the same way.
+
+    Examples
+    --------
+    With one feature the solution is the soft-thresholded slope: for ``y = 2 x + 1`` on
+    x = 0..3 and lam = 2, ``beta = (10 - 1) / 5 = 1.8`` and ``beta0 = 4 - 1.8 * 1.5 = 1.3``;
+    the residuals (-0.3, -0.1, 0.1, 0.3) and the penalty 3.6 make the value 3.8.
+
+    >>> from solvers.certificates import lasso_certificate
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]]); y = 2 * X[:, 0] + 1
+    >>> certificate = lasso_certificate(X, y, [1.8], 1.3, lam=2.0)
+    >>> certificate.holds, round(certificate.primal, 6), round(certificate.dual, 6)
+    (True, 3.8, 3.8)
+    >>> lasso_certificate(X, y, [1.7], 1.45, lam=2.0).holds
+    False
     """
     X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=False)
     weights = check_penalty_weights(weights, X.shape[1])
@@ -672,12 +828,17 @@ def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLE
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (n_samples, n_features)
+        The samples, one per row.
     y : ndarray of shape (n_samples,)
+        The targets (the labels -1 and +1 for RLSC).
     coef : ndarray of shape (n_features,)
+        The candidate's beta (``X'x`` for RLSC's dual variables x).
     lam : float >= 0
+        The penalty lambda.
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0`` multiplying sample i's squared residual (default 1).
-    tolerance : float
+    tolerance : float, default=GAP_TOLERANCE
+        Tolerance of ``Certificate.holds`` on the relative gap.
     norms : ndarray of shape (n_features,), optional
         The column norms of X (of the rows ``sqrt(s_i) x_i`` with sample weights),
         when the caller has them (:func:`sparsify.utils.column_norms`): a pass over
@@ -686,6 +847,35 @@ def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLE
     Returns
     -------
     Certificate
+        Primal ``sum_i s_i (y_i - x_i'b)^2 + lam ||b||^2``, dual ``primal - gap``.
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D, y not of shape (n_samples,), coef not of shape (n_features,) or
+        not finite, norms not of shape (n_features,), lam not >= 0, or sample_weight not
+        n_samples finite numbers >= 0, not all 0.
+
+    See Also
+    --------
+    solvers.formulations.ridge : The problem, primal or dual.
+    solvers.formulations.rlsc : RLSC, 000 eq. (1).
+    solvers.RidgeRegression : Sets ``certificate_`` with this function.
+    solvers.RLSC : Sets ``certificate_`` with this function.
+
+    Examples
+    --------
+    The closed form ``(X'X + lam I)^-1 X'y`` has a zero gap up to rounding:
+
+    >>> from solvers.certificates import ridge_certificate
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((20, 3)); y = rng.standard_normal(20)
+    >>> coef = np.linalg.solve(X.T @ X + 2.0 * np.eye(3), X.T @ y)
+    >>> certificate = ridge_certificate(X, y, coef, lam=2.0)
+    >>> certificate.holds, bool(certificate.relative_gap < 1e-12)
+    (True, True)
+    >>> ridge_certificate(X, y, 1.01 * coef, lam=2.0).holds
+    False
     """
     X, y, coef, _ = _prepare(X, y, coef, 0.0, labels=False)
     if norms is not None and np.shape(norms) != coef.shape:
