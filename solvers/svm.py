@@ -303,9 +303,12 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     problem_ : cvxpy.Problem
     backend_ : str
         The backend that solved it.
-    certificate_, dual_gap_
-        The optimality certificate (:mod:`solvers.certificates`) and its relative gap.
+    certificate_ : solvers.certificates.Certificate
+        The optimality certificate (:mod:`solvers.certificates`).
+    dual_gap_ : float
+        The certificate's relative duality gap.
     classes_ : ndarray of shape (n_classes,)
+        The class labels.
     estimators_ : list of SVMDual
         With more than two classes only: the binary fit of each class against the
         rest (one-vs-rest, docs/solvers.md "Multiclass"). ``coef_`` is then
@@ -313,6 +316,29 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
         (n_classes, n_samples), ``margin_``, ``objective_`` and ``dual_gap_`` arrays
         of shape (n_classes,), and ``support_``, ``problem_``, ``backend_`` and
         ``certificate_`` lists of length n_classes, in the order of ``classes_``.
+
+    See Also
+    --------
+    L2SVM : The same model (or the squared hinge) with the primal solved when n > d.
+    solvers.SupportVectorSelector : A feature selector on the support vectors (001 Thm 1).
+    solvers.formulations.svm_dual : The CVXPY formulation of eq. (2).
+    sklearn.svm.SVC : The peer (``kernel="linear"``).
+
+    Examples
+    --------
+    >>> from solvers import SVMDual
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> clf = SVMDual(C=1.0).fit(X, y)
+    >>> clf.coef_.shape, bool(clf.certificate_.holds)
+    ((1, 5), True)
+    >>> bool(np.isclose(clf.margin_, 1 / np.linalg.norm(clf.coef_)))
+    True
+    >>> from sklearn.svm import SVC
+    >>> peer = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)
+    >>> bool(np.allclose(clf.coef_, peer.coef_, atol=1e-4))
+    True
     """
 
     _parameter_constraints = {
