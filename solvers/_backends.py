@@ -79,6 +79,11 @@ def available_backends():
         Backend name -> tuple of problem classes among ``"LP"``, ``"QP"``, ``"SOCP"``,
         in CVXPY's order of installed solvers (mixed-integer-only variants left out).
 
+    See Also
+    --------
+    solvers.DEFAULT_BACKENDS : The default chain of each problem class.
+    solvers.SolverError : Raised when no backend of a chain certifies its answer.
+
     Examples
     --------
     >>> from solvers import available_backends
