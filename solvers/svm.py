@@ -430,18 +430,69 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     Parameters
     ----------
     C : float > 0, default=1.0
+        The cost of the loss, as in :class:`SVMDual` (and scikit-learn's SVC).
     loss : {"hinge", "squared_hinge"}, default="hinge"
+        The loss of each sample.
     class_weight : dict, "balanced" or None, default=None
         As in :class:`SVMDual`.
-    solver, solver_options
+    solver : str or list of str, optional
+        A CVXPY backend or fallback chain, or ``"NEWTON"`` (the finite Newton method,
+        squared hinge only); None (default): ``"NEWTON"`` then the QP backends for the
+        squared hinge, the QP backends (``DEFAULT_BACKENDS["QP"]``) for the hinge.
+    solver_options : dict, optional
         As in :class:`SVMDual`.
 
     Attributes
     ----------
-    coef_, intercept_, alpha_, support_, margin_, objective_, problem_, backend_, classes_
-        As in :class:`SVMDual`. ``objective_`` is the primal objective at
-        (coef_, intercept_) when the primal is solved, the dual objective at ``alpha_``
-        (equal at the optimum) when the dual is.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        w, as in :class:`SVMDual`.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        b, as in :class:`SVMDual`.
+    alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
+        The multipliers a of the margin constraints, ``w = X'Y a``.
+    support_ : ndarray of int or list of them
+        Indices of the samples with ``alpha_ > 0``.
+    margin_ : float or ndarray of shape (n_classes,)
+        ``1 / ||w||``.
+    objective_ : float or ndarray of shape (n_classes,)
+        The primal objective at (coef_, intercept_) when the primal is solved, the
+        dual objective at ``alpha_`` (equal at the optimum) when the dual is.
+    problem_ : cvxpy.Problem or list of them
+        Set when a CVXPY backend solved it.
+    backend_ : str or list of str
+        The backend that solved it.
+    certificate_ : solvers.certificates.Certificate or list of them
+        The optimality certificate.
+    dual_gap_ : float or ndarray of shape (n_classes,)
+        The certificate's relative duality gap.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
+
+    See Also
+    --------
+    SVMDual : The hinge loss, always solved in the dual (001 eq. (2)).
+    L1SVM : The 1-norm penalty instead (004 eq. 6).
+    sklearn.svm.SVC : The peer for the hinge (``kernel="linear"``).
+    sklearn.svm.LinearSVC : The peer for the squared hinge.
+
+    Examples
+    --------
+    >>> from solvers import L2SVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> clf = L2SVM(C=1.0, loss="squared_hinge").fit(X, y)
+    >>> clf.coef_.shape, bool(clf.certificate_.holds)
+    ((1, 5), True)
+
+    At the optimum ``w = X'Y a`` with ``a_i = 2 C [1 - y_i f_i]_+``:
+
+    >>> signs = np.where(y == clf.classes_[1], 1.0, -1.0)
+    >>> hinge = np.maximum(0.0, 1.0 - signs * clf.decision_function(X))
+    >>> bool(np.allclose(clf.coef_[0], X.T @ (signs * 2.0 * hinge), atol=1e-6))
+    True
+    >>> bool(clf.score(X, y) >= 0.9)
+    True
     """
 
     _parameter_constraints = {
