@@ -693,20 +693,67 @@ class L1SVM(_WeightedL1SVM):
     Parameters
     ----------
     lam : float > 0, default=1.0
+        The penalty lam of eq. (6); larger is sparser. No feature enters above
+        :meth:`lam_max`.
     weights : array of shape (n_features,), optional
-        Nonnegative penalty weights W (default 1). Changing lam or weights and
-        re-fitting on the same data re-solves the compiled problem (one DPP Parameter
-        ``lam_w = lam * weights``).
+        Penalty weights W, each >= 0 or +inf (default 1; 0: unpenalised, +inf:
+        excluded). Changing lam or weights and re-fitting on the same data re-solves
+        the compiled problem (one DPP Parameter ``lam_w = lam * weights``).
     class_weight : dict, "balanced" or None, default=None
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
-    solver, solver_options
-        As in :class:`SVMDual`; default chain ``DEFAULT_BACKENDS["LP"]``.
+    solver : str or list of str, optional
+        A CVXPY backend, ``"HOMOTOPY"`` (the exact path, :func:`solvers.path.l1_svm_path`)
+        or a fallback chain of them; None (default): ``DEFAULT_BACKENDS["LP"]``, then
+        the exact path (without sample weights).
+    solver_options : dict, optional
+        As in :class:`SVMDual`.
 
     Attributes
     ----------
-    coef_, intercept_, alpha_, support_, objective_, problem_, backend_, classes_
-        As in :class:`SVMDual`; ``objective_`` is the primal objective above, evaluated
-        at (coef_, intercept_).
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        w; the features with ``coef_ != 0`` are selected.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        b (unpenalised).
+    alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
+        The dual solution a.
+    support_ : ndarray of int or list of them
+        Indices of the samples with ``alpha_ > 0``.
+    objective_ : float or ndarray of shape (n_classes,)
+        The primal objective above, evaluated at (coef_, intercept_).
+    problem_ : cvxpy.Problem or list of them
+        Set when a CVXPY backend solved it.
+    backend_ : str or list of str
+        The backend that solved it.
+    certificate_ : solvers.certificates.Certificate or list of them
+        The optimality certificate (:func:`solvers.certificates.l1_svm_certificate`).
+    dual_gap_ : float or ndarray of shape (n_classes,)
+        The certificate's relative duality gap.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
+
+    See Also
+    --------
+    SVM2 : The squared hinge with the same penalty (004 eq. 7).
+    solvers.L1SVMCV : The penalty chosen by cross-validation on exact paths.
+    solvers.HybridSVM : Data-driven weights (004 eq. 4-5).
+    solvers.path.l1_svm_path : The solutions for every lam.
+    solvers.formulations.l1_svm : The linear program of eq. (6).
+
+    Examples
+    --------
+    >>> from solvers import L1SVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> clf = L1SVM(lam=1.0).fit(X, y)
+    >>> clf.coef_.shape, bool(clf.certificate_.holds)
+    ((1, 5), True)
+    >>> signs = 2 * y - 1
+    >>> hinge = np.maximum(0.0, 1.0 - signs * clf.decision_function(X))
+    >>> bool(np.isclose(clf.objective_, hinge.sum() + 1.0 * np.abs(clf.coef_).sum()))
+    True
+    >>> bool(clf.score(X, y) >= 0.85)
+    True
     """
 
     _problem_class = "LP"
