@@ -20,6 +20,7 @@ Parameter values of the formulation: a re-fit with new weights (on the same samp
 of positive weight) re-solves the compiled problem.
 """
 
+import functools
 import hashlib
 import warnings
 from numbers import Real
@@ -34,6 +35,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from sparsify.utils import column_norms, signed_labels
 
+from ._active_set import solve_active_set
 from ._backends import DEFAULT_BACKENDS, solve_with_fallback
 from ._penalty import check_penalty_weights
 from .exceptions import PathWarning, SolverError
@@ -498,6 +500,9 @@ class WeightedL1Penalty:
     _dpp_params = ("lam", "weights")
     _CLOSED_FORM_ZERO = False
     _PATH_FIRST = False
+    #: The loss of :func:`solvers._active_set.solve_active_set` ("squares" or
+    #: "squared_hinge") when the ``"ACTIVE_SET"`` backend solves this model, else None.
+    _ACTIVE_SET_LOSS = None
 
     def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
         self.lam = lam
@@ -650,11 +655,19 @@ class WeightedL1Penalty:
                     "solver='HOMOTOPY' does not take sample_weight: the exact paths are "
                     "unweighted. Use a CVXPY backend (solver=None for the default chain)."
                 )
+            if self.solver is None and self._ACTIVE_SET_LOSS is not None:
+                return ["ACTIVE_SET", *DEFAULT_BACKENDS[self._problem_class]]
             return self.solver
         if self.solver is not None:
             return self.solver
         backends = list(DEFAULT_BACKENDS[self._problem_class])
+        if self._active_set_first(X):
+            return ["ACTIVE_SET", "HOMOTOPY", *backends]
         return ["HOMOTOPY", *backends] if self._PATH_FIRST else [*backends, "HOMOTOPY"]
+
+    def _active_set_first(self, X):
+        """Whether ``"ACTIVE_SET"`` heads the default chain (unweighted): many features."""
+        return self._ACTIVE_SET_LOSS is not None and _many_features(X)
 
     @classmethod
     def lam_max(cls, X, y, weights=None):
@@ -681,17 +694,22 @@ class WeightedL1Penalty:
             return float(cls.path(X, y, weights, max_steps=1).lams[0])
 
     def _starts_with_path(self, X):
-        """Whether the chain's first backend is the exact path."""
+        """Whether the chain's first backend grows its own active set (the exact path or
+        ``"ACTIVE_SET"``): then no working set of features is wrapped around it."""
         chain = self._chain(X)
         if not chain:  # None: the default chain of the CVXPY backends
             return False
         first = chain if isinstance(chain, str) else chain[0]
-        return first.upper() == "HOMOTOPY"
+        return first.upper() in ("HOMOTOPY", "ACTIVE_SET")
 
     def _extra_backends(self, X, y):
-        """``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam (unweighted)."""
+        """``"ACTIVE_SET"`` (:mod:`solvers._active_set`, when the model has it) and
+        ``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam (unweighted)."""
+        backends = {}
+        if self._ACTIVE_SET_LOSS is not None:
+            backends["ACTIVE_SET"] = functools.partial(self._run_active_set, X, y)
         if self._weighted:
-            return {}
+            return backends
 
         def homotopy():
             with warnings.catch_warnings():
@@ -700,7 +718,29 @@ class WeightedL1Penalty:
             coef, intercept = path.at(self.lam)
             self._set_solution(X, y, coef, intercept)
 
-        return {"HOMOTOPY": homotopy}
+        backends["HOMOTOPY"] = homotopy
+        return backends
+
+    def _run_active_set(self, X, y):
+        """``solve_active_set`` warm-started from the last fit on the same data (its
+        working set and solution, at another lam or other weights)."""
+        key = _fingerprint(X, y, self._weights_or_ones(X.shape[0]))
+        start = self.__dict__.get("_active_set_start")
+        warm = start[1] if start is not None and start[0] == key else {}
+        result = solve_active_set(
+            X,
+            y,
+            self.lam,
+            self._kept_weights,
+            loss=self._ACTIVE_SET_LOSS,
+            sample_weight=self._sample_weight,
+            **warm,
+        )
+        self._active_set_start = (
+            key,
+            {"working": result.working, "coef": result.coef, "intercept": result.intercept},
+        )
+        self._set_solution(X, y, result.coef, result.intercept)
 
 
 #: Working sets of features are used when the data has at least this many features and

@@ -838,6 +838,7 @@ class SVM2(_WeightedL1SVM):
     _squared = True
     _CLOSED_FORM_ZERO = True
     _PATH_FIRST = True
+    _ACTIVE_SET_LOSS = "squared_hinge"
     path = staticmethod(svm2_path)
 
     def _build_problem(self, X, y):
