@@ -75,7 +75,11 @@ _IN_SUBSPACE_RTOL = 1e-9
 class Report:
     """The outcome of one guarantee check on one selection.
 
-    Attributes
+    Returned by :func:`check_margin`, :func:`check_radius`, :func:`rlsc_bound` and
+    :func:`check_spectral`; its ``repr`` lists every field, and ``bool(report)`` is
+    ``report.holds``.
+
+    Parameters
     ----------
     theorem : str
         The theorem checked, e.g. ``"001 Theorem 2"``.
@@ -101,8 +105,28 @@ class Report:
         solves).
     distortion : float
         The measured ``||I - V'R R'V||_2`` on the subspace the theorem needs.
-    details : mapping
-        Further numbers the bound uses (C, condition number, ...).
+    details : mapping, optional
+        Further numbers the bound uses (C, condition number, ...); empty by default.
+
+    See Also
+    --------
+    check_margin : 001 Theorems 1-2, the margin.
+    check_radius : 001 Theorem 2, the enclosing ball.
+    rlsc_bound : 000 Theorems 1-2, RLSC's decision values.
+    check_spectral : 000 Lemma 1, the eigenvalues of ``V'RR'V``.
+
+    Examples
+    --------
+    >>> from sparsify import bss
+    >>> from sparsify.utils import right_singular_vectors
+    >>> from solvers.guarantees import check_radius
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((20, 3)) @ rng.standard_normal((3, 30))
+    >>> report = check_radius(X, bss(right_singular_vectors(X)[0], r=12))
+    >>> report.theorem, report.relation, bool(report)
+    ('001 Theorem 2', 'selected <= bound', True)
+    >>> bool(report.selected <= report.bound), bool(report.bound == (1 + report.eps) * report.full)
+    (True, True)
     """
 
     theorem: str
@@ -149,7 +173,9 @@ def _fmt(value):
 class Margin:
     """The SVM margin of (X, y): hard on separable data, else the soft-margin dual objective.
 
-    Attributes
+    Returned by :func:`margin`.
+
+    Parameters
     ----------
     form : {"hard", "soft"}
         ``"hard"``: the data are separable and ``value`` is the geometric margin
@@ -165,8 +191,33 @@ class Margin:
     C : float
         The box constraint solved with (for the hard margin, a C above every
         multiplier, so that the soft-margin solution is the hard-margin one).
-    coef, intercept, alpha, support
-        The solution: ``w``, ``b``, the dual variables and the support-vector indices.
+    coef : ndarray of shape (n_features,)
+        The solution's w.
+    intercept : float
+        The solution's b.
+    alpha : ndarray of shape (n_samples,)
+        The dual variables a of 001 eq. (2).
+    support : ndarray of int
+        The indices of the support vectors (``alpha > 0``).
+
+    See Also
+    --------
+    margin : Computes it.
+    check_margin : 001's guarantee on the margin after feature selection.
+
+    Examples
+    --------
+    Four points on a line with alternating labels are not separable: the margin is the
+    soft-margin dual optimum Z, bracketed by its certificate, and ``w = X'Y a``.
+
+    >>> from solvers.guarantees import margin
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]]); y = np.array([-1, 1, -1, 1])
+    >>> m = margin(X, y)
+    >>> m.form, m.C
+    ('soft', 1.0)
+    >>> low, high = m.objective_bounds
+    >>> bool(low <= m.value <= high), bool(np.allclose(m.coef, X.T @ (y * m.alpha), atol=1e-6))
+    (True, True)
     """
 
     form: str
@@ -293,10 +344,13 @@ def margin(X, y, C=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,)
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
         Two classes (any two values; the larger is +1).
-    C : float > 0, np.inf or None
+    C : float > 0, np.inf or None, default=None
+        None: the hard margin if (X, y) is separable, else the soft-margin dual at C = 1;
+        np.inf: the hard margin; a finite C: the soft-margin dual at that C.
 
     Returns
     -------
@@ -308,9 +362,15 @@ def margin(X, y, C=None):
     ValueError
         One class, NaN in X, C <= 0, or ``C=np.inf`` on data that are not separable.
 
+    See Also
+    --------
+    check_margin : 001's guarantee on the margin after feature selection.
+    solvers.SVMDual : The estimator that computes it.
+
     Examples
     --------
-    >>> import numpy as np
+    Two points 2 apart are separated with margin 1:
+
     >>> from solvers.guarantees import margin
     >>> m = margin(np.array([[-1.0, 0.0], [1.0, 0.0]]), np.array([-1, 1]))
     >>> m.form, round(m.value, 6)
@@ -398,14 +458,15 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
-    y : array of shape (n,)
+    X : array-like or sparse matrix of shape (n, d)
+        The samples, one per row.
+    y : array-like of shape (n,)
         Two classes.
     selection : sparsify.Selection
         Over the d features of X.
-    eps : float >= 0 or None
+    eps : float >= 0 or None, default=None
         The accuracy to check; None uses the measured distortion.
-    C : float > 0, np.inf or None
+    C : float > 0, np.inf or None, default=None
         As in :func:`margin`.
     supervised : bool, default=False
         Theorem 1 (support vectors) instead of Theorem 2 (all data).
@@ -413,15 +474,36 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
     Returns
     -------
     Report
+        ``full = gamma^2`` and ``selected = gamma~^2`` (hard margin), or ``Z`` and
+        ``Z~`` (soft margin); ``bound`` and ``holds`` as above.
 
     Raises
     ------
-    ValueError, TypeError
+    ValueError
         Bad X, y, selection, eps or C; the message names the argument.
+    TypeError
+        A selection that is not a :class:`sparsify.Selection`, or eps or C not a number.
 
     See Also
     --------
-    solvers.testing.assert_margin_preserved : the same, as an assertion.
+    solvers.testing.assert_margin_preserved : The same, as an assertion.
+    margin : The margin of one data set.
+    required_features : The r that 001 Theorems 1-2 ask for.
+
+    Examples
+    --------
+    A BSS selection of 12 of 30 features (000 Lemma 2) on data of rank 3: the selected
+    margin stays above the bound that the measured distortion certifies.
+
+    >>> from sparsify import bss
+    >>> from sparsify.utils import right_singular_vectors
+    >>> from solvers.guarantees import check_margin
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((20, 3)) @ rng.standard_normal((3, 30))
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> report = check_margin(X, y, bss(right_singular_vectors(X)[0], r=12))
+    >>> report.form, report.holds, bool(report.selected >= report.bound)
+    ('hard margin', True, True)
     """
     X = check_X(X, name="X")
     y = _check_labels(y, X.shape[0])
@@ -547,21 +629,31 @@ def enclosing_ball(X):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
+    X : array-like or sparse matrix of shape (n, d)
+        The points, one per row.
 
     Returns
     -------
     center : ndarray of shape (d,)
+        The centre c of the ball.
     radius : float
+        Its radius B, ``max_i ||x_i - center||``.
 
     Raises
     ------
     SolverError
         When no backend gives a certified answer.
 
+    See Also
+    --------
+    check_radius : 001 Theorem 2's guarantee on B after feature selection.
+    solvers.formulations.enclosing_ball : The primal SOCP, as a CVXPY problem.
+
     Examples
     --------
-    >>> import numpy as np
+    The points (0, 0), (2, 0) and (1, 1/2) lie in the circle of radius 1 about (1, 0),
+    and no smaller ball holds the first two:
+
     >>> from solvers.guarantees import enclosing_ball
     >>> center, radius = enclosing_ball(np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 0.5]]))
     >>> np.round(center, 6).tolist(), round(radius, 6)
@@ -585,18 +677,41 @@ def check_radius(X, selection, eps=None):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
+    X : array-like or sparse matrix of shape (n, d)
+        The points, one per row.
     selection : sparsify.Selection
-    eps : float >= 0 or None
+        Over the d features of X.
+    eps : float >= 0 or None, default=None
+        The accuracy to check; None uses the measured distortion.
 
     Returns
     -------
     Report
         ``full = B^2``, ``selected = B~^2``, ``bound = (1 + eps) B^2``.
 
+    Raises
+    ------
+    ValueError
+        Bad X, selection or eps; the message names the argument.
+    TypeError
+        A selection that is not a :class:`sparsify.Selection`, or eps not a number.
+
     See Also
     --------
-    solvers.testing.assert_radius_preserved
+    solvers.testing.assert_radius_preserved : The same, as an assertion.
+    enclosing_ball : The ball of one data set.
+
+    Examples
+    --------
+    Keeping the two features that carry the points (the third is 0) changes nothing:
+
+    >>> from sparsify import Selection
+    >>> from solvers.guarantees import check_radius
+    >>> X = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [1.0, 0.5, 0.0]])
+    >>> first_two = Selection(np.array([0, 1]), np.ones(2), n_features_in=3)
+    >>> report = check_radius(X, first_two)
+    >>> report.holds, round(report.full, 6), round(report.selected, 6), round(report.eps, 6)
+    (True, 1.0, 1.0, 0.0)
     """
     X = check_X(X, name="X")
     selection = _check_selection(selection, X.shape[1])
@@ -675,15 +790,18 @@ def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
 
     Parameters
     ----------
-    X : array or sparse matrix of shape (n, d)
+    X : array-like or sparse matrix of shape (n, d)
         Training points.
-    y : array of shape (n,)
+    y : array-like of shape (n,)
         Two classes (the larger is +1).
-    q : array of shape (m, d) or (d,)
+    q : array-like of shape (m, d) or (d,)
         Test points, as rows.
     lam : float >= 0
+        RLSC's penalty lambda (000 eq. 1).
     selection : sparsify.Selection
-    eps : float in [0, 1/2] or None
+        Over the d features of X.
+    eps : float in [0, 1/2] or None, default=None
+        The accuracy to check; None uses the measured distortion and Lemma 6's ratio.
     relative : bool, default=False
         000 Theorem 2 instead of Theorem 1.
 
@@ -693,9 +811,33 @@ def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
         ``full = f(q)``, ``selected = f~(q)`` (arrays, one per point), ``bound`` per
         point; ``holds`` when ``|selected - full| <= bound`` at every point.
 
+    Raises
+    ------
+    ValueError
+        Bad X, y, q, lam, selection or eps (the message names the argument), or
+        ``relative=True`` with lam = 0 or a test point outside the span of X's rows.
+    TypeError
+        A selection that is not a :class:`sparsify.Selection`, or lam or eps not a number.
+
     See Also
     --------
-    solvers.testing.assert_rlsc_bound
+    solvers.testing.assert_rlsc_bound : The same, as an assertion.
+    solvers.RLSC : The estimator whose decision values are compared.
+    solvers.formulations.rlsc : 000 eq. (1) as a CVXPY problem.
+
+    Examples
+    --------
+    >>> from sparsify import bss
+    >>> from sparsify.utils import right_singular_vectors
+    >>> from solvers.guarantees import rlsc_bound
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((20, 3)) @ rng.standard_normal((3, 30))
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> report = rlsc_bound(X, y, X[:3], 1.0, bss(right_singular_vectors(X)[0], r=12))
+    >>> report.theorem, report.holds, report.full.shape
+    ('000 Theorem 1', True, (3,))
+    >>> bool(np.all(np.abs(report.selected - report.full) <= report.bound))
+    True
     """
     X = check_X(X, name="X")
     y = _check_labels(y, X.shape[0])
@@ -781,9 +923,10 @@ def check_spectral(V, selection, r=None):
 
     Parameters
     ----------
-    V : array of shape (d, ell)
+    V : array-like of shape (d, ell)
         Orthonormal columns (e.g. ``sparsify.utils.right_singular_vectors(X)[0]``).
     selection : sparsify.Selection
+        Over the d rows of V.
     r : int, optional
         The r the selection was made with (r > ell).
 
@@ -792,6 +935,31 @@ def check_spectral(V, selection, r=None):
     Report
         ``full = 1`` (the eigenvalues of ``V'V``), ``selected = [min, max]``
         eigenvalue of ``V'R R'V``, ``bound = [(1 - s)^2, (1 + s)^2]``, ``eps = s``.
+
+    Raises
+    ------
+    ValueError
+        V without orthonormal columns, a selection over another number of features,
+        or r not an integer > ell.
+    TypeError
+        A selection that is not a :class:`sparsify.Selection`.
+
+    See Also
+    --------
+    solvers.testing.assert_spectral_bound : The same, as an assertion.
+    sparsify.bss : The selection Lemma 1 is about.
+    sparsify.spectral_distortion : ``||I - V'R R'V||_2``.
+
+    Examples
+    --------
+    With ell = 3 and r = 12, ``s = 1/2``: the eigenvalues lie in ``[1/4, 9/4]``.
+
+    >>> from sparsify import bss
+    >>> from solvers.guarantees import check_spectral
+    >>> V = np.linalg.qr(np.random.default_rng(0).standard_normal((30, 3)))[0]
+    >>> report = check_spectral(V, bss(V, r=12), r=12)
+    >>> report.holds, report.bound.tolist()
+    (True, [0.25, 2.25])
     """
     V = check_orthonormal(V)
     selection = _check_selection(selection, V.shape[0])
@@ -869,23 +1037,45 @@ def required_features(eps, theorem, ell=None, *, X=None, y=None, C=None, delta=0
     Parameters
     ----------
     eps : float in (0, 1)
+        The accuracy to guarantee (at most 1/2 for 000 Theorems 1-2).
     theorem : str
         A key of :data:`THEOREMS` (case, spaces, '-' and '_' are ignored).
     ell : int, optional
         The count the formula uses (see the table). When None it is computed from
         X: the rank of X, or for 001 Theorem 1 the number of support vectors of the
         SVM on (X, y) at C (as in :func:`margin`).
-    X, y, C : optional
-        Data to compute ell from.
+    X : array-like or sparse matrix of shape (n, d), optional
+        Data to compute ell from, when ell is None.
+    y : array-like of shape (n,), optional
+        Labels, to count the support vectors for 001 Theorem 1.
+    C : float > 0, np.inf or None, optional
+        The SVM's C for 001 Theorem 1, as in :func:`margin`.
     delta : float in (0, 1), default=0.01
         Failure probability, for 001 Lemma 2 only.
 
     Returns
     -------
     int
+        The number of features r to select (at least ell + 1).
+
+    Raises
+    ------
+    ValueError
+        An unknown theorem, eps outside (0, 1) (or above 1/2 for 000 Theorems 1-2),
+        ell not a positive integer, or neither ell nor X given.
+    TypeError
+        A theorem that is not a string.
+
+    See Also
+    --------
+    THEOREMS : The theorems known, and what ell is for each.
+    sparsify.bss : The selection with r features.
+    check_margin : Whether a selection delivers the eps.
 
     Examples
     --------
+    001 Theorem 1 with 10 support vectors and eps = 1/2 asks for ``36 * 10 / (1/4)``:
+
     >>> from solvers.guarantees import required_features
     >>> required_features(0.5, "001 Theorem 1", ell=10)
     1440
