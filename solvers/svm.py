@@ -822,17 +822,81 @@ class SVM2(_WeightedL1SVM):
     Parameters
     ----------
     lam : float > 0, default=1.0
+        The penalty lam of eq. (7) (``C = 1 / lam`` in LinearSVC); larger is sparser.
+        No feature enters above :meth:`lam_max`.
     weights : array of shape (n_features,), optional
-        Nonnegative penalty weights W (default 1; 004 eq. (5) with weights).
+        Penalty weights W, each >= 0 or +inf (default 1; 0: unpenalised, +inf:
+        excluded; 004 eq. (5) with weights).
     class_weight : dict, "balanced" or None, default=None
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
-    solver, solver_options
-        As in :class:`SVMDual`; default chain ``DEFAULT_BACKENDS["QP"]``.
+    solver : str or list of str, optional
+        A CVXPY backend, ``"HOMOTOPY"`` (the exact path, :func:`solvers.path.svm2_path`)
+        or a fallback chain of them; None (default) for the default chain. Whichever
+        backend solves it, the answer is certified.
+    solver_options : dict, optional
+        As in :class:`SVMDual`.
 
     Attributes
     ----------
-    coef_, intercept_, alpha_, support_, objective_, problem_, backend_, classes_
-        As in :class:`L1SVM`.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        w; the features with ``coef_ != 0`` are selected.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        b (unpenalised).
+    alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
+        The dual solution ``a_i = 2 max(0, 1 - y_i f(x_i))``.
+    support_ : ndarray of int or list of them
+        Indices of the samples with ``alpha_ > 0``.
+    objective_ : float or ndarray of shape (n_classes,)
+        The primal objective above, evaluated at (coef_, intercept_).
+    problem_ : cvxpy.Problem or list of them
+        Set when a CVXPY backend solved it.
+    backend_ : str or list of str
+        The backend that solved it.
+    certificate_ : solvers.certificates.Certificate or list of them
+        The optimality certificate (:func:`solvers.certificates.svm2_certificate`).
+    dual_gap_ : float or ndarray of shape (n_classes,)
+        The certificate's relative duality gap.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
+
+    See Also
+    --------
+    L1SVM : The hinge loss with the same penalty (004 eq. 6).
+    solvers.SVM2CV : The penalty chosen by cross-validation on exact paths.
+    solvers.RSWeightedSVM : Data-driven weights (004 Algorithm 1).
+    solvers.path.svm2_path : The solutions for every lam (Rosset & Zhu 2007).
+    sklearn.svm.LinearSVC : The peer (``penalty="l1"``, ``C=1/lam``).
+
+    Examples
+    --------
+    >>> from solvers import SVM2
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> clf = SVM2(lam=1.0).fit(X, y)
+    >>> clf.coef_.shape, bool(clf.certificate_.holds)
+    ((1, 5), True)
+
+    The objective of eq. (7), and scikit-learn's answer to the same problem (its
+    intercept is penalised: a large ``intercept_scaling`` makes that negligible),
+    which the certificate's dual value bounds from below (weak duality):
+
+    >>> signs = 2 * y - 1
+    >>> def objective(w, b):
+    ...     hinge = np.maximum(0.0, 1.0 - signs * (X @ w + b))
+    ...     return hinge @ hinge + 1.0 * np.abs(w).sum()
+    >>> bool(np.isclose(clf.objective_, objective(clf.coef_[0], clf.intercept_[0])))
+    True
+    >>> from sklearn.svm import LinearSVC
+    >>> peer = LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0,
+    ...                  intercept_scaling=100, tol=1e-8).fit(X, y)
+    >>> peer_objective = objective(peer.coef_[0], peer.intercept_[0])
+    >>> bool(clf.certificate_.dual <= peer_objective)
+    True
+    >>> bool(np.isclose(clf.objective_, peer_objective, rtol=1e-4))
+    True
+    >>> bool(np.allclose(clf.coef_, peer.coef_, atol=1e-2))
+    True
     """
 
     _squared = True
