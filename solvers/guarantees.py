@@ -182,7 +182,7 @@ class Margin:
         ``gamma = 1/||w||`` of the hard-margin SVM (001 sec. 2). ``"soft"``: ``value``
         is the optimal value Z of the dual (001 eq. 2) with box constraint ``C``.
     value : float
-        gamma (hard) or Z (soft).
+        The margin gamma (hard) or the dual optimum Z (soft).
     objective : float
         Z, the dual optimum (for the hard margin ``Z = ||w||^2 / 2 = 1 / (2 gamma^2)``).
     objective_bounds : tuple of float
