@@ -12,10 +12,15 @@ from .sampling import SAMPLING_CONSTRAINTS, sample_features
 __all__ = ["leverage_scores", "leverage_sample"]
 
 
-_K = [Interval(Integral, 1, None, closed="left"), None]
+# scikit-learn's parameter constraints (`validate_params`) of the leverage-score sampler: the
+# sampling arguments and k, the number of top right singular vectors (None: the rank).
+LEVERAGE_CONSTRAINTS = {
+    **SAMPLING_CONSTRAINTS,
+    "k": [Interval(Integral, 1, None, closed="left"), None],
+}
 
 
-@validate_params({"k": _K}, prefer_skip_nested_validation=True)
+@validate_params({"k": LEVERAGE_CONSTRAINTS["k"]}, prefer_skip_nested_validation=True)
 def leverage_scores(X, k=None):
     """Leverage scores of the features: squared row norms of the top-k right singular vectors.
 
@@ -73,7 +78,7 @@ def leverage_scores(X, k=None):
     return np.einsum("ij,ij->i", V, V)
 
 
-@validate_params({**SAMPLING_CONSTRAINTS, "k": _K}, prefer_skip_nested_validation=True)
+@validate_params(LEVERAGE_CONSTRAINTS, prefer_skip_nested_validation=True)
 def leverage_sample(X, r, *, k=None, method="iid", random_state=None):
     """Sample r features with probabilities ``p_i = leverage_i / k`` (001 eq. 4).
 

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from ._dask import is_dask, reduce_row_blocks
@@ -34,9 +34,9 @@ from ._validation import (
     check_X,
 )
 from .bss import bss
-from .leverage import leverage_scores
+from .leverage import LEVERAGE_CONSTRAINTS, leverage_scores
 from .rrqr import rrqr
-from .sampling import METHODS, sample_features
+from .sampling import SAMPLING_CONSTRAINTS, sample_features
 from .scores import document_frequency, information_gain, weight_scores
 from .selection import Selection
 from .theory import bss_features, leverage_features
@@ -52,14 +52,10 @@ __all__ = [
     "InfoGainSelector",
 ]
 
-_N_FEATURES = [Interval(Integral, 1, None, closed="left"), None]
+# The selectors' parameters share the functions' constraints: n_features is the functions' r
+# (None: the selector's default), k and the sampling arguments those of `leverage_sample`.
+_N_FEATURES = [*SAMPLING_CONSTRAINTS["r"], None]
 _EPSILON = [Interval(Real, 0, 1, closed="neither"), None]
-_RANDOM_STATE = [
-    None,
-    Interval(Integral, 0, None, closed="left"),
-    np.random.Generator,
-    np.random.RandomState,
-]
 # With neither n_features nor epsilon, the theorem-driven selectors take r = this multiple
 # of ell: then Lemma 1 of 000 keeps every eigenvalue of V'RR'V in [(1 - 1/2)^2, (1 + 1/2)^2].
 _RANK_MULTIPLE = 4
@@ -86,11 +82,21 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
             the functions that take one (docs/dask.md): SketchedBSSSelector,
             LeverageSelector, BSSSelector, WeightSelector, DocFreqSelector,
             InfoGainSelector and UniformSelector.
-        y : ignored by the unsupervised selectors; labels for InfoGainSelector.
+        y : array-like of shape (n_samples,) or None, default=None
+            The class labels for InfoGainSelector; ignored by the unsupervised selectors.
 
         Returns
         -------
-        self
+        object
+            The fitted selector itself.
+
+        Raises
+        ------
+        sklearn.utils._param_validation.InvalidParameterError
+            A hyperparameter of the wrong type or out of range.
+        ValueError
+            X is not a finite, non-empty 2-D array, or the selector's own
+            conditions fail (e.g. n_features above the number of features).
         """
         self._validate_params()
         X = self._check_input(X, reset=True)
@@ -100,7 +106,25 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Return ``X R``: the selected columns, rescaled, in the order picked."""
+        """Return ``X R``: the selected columns, rescaled, in the order picked.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features_in_)
+            Data with the columns of the data seen in ``fit``.
+
+        Returns
+        -------
+        ndarray, sparse matrix or dask.array.Array of shape (n_samples, n_selected)
+            The selected columns times their scales (see `Selection.apply`).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            The selector is not fitted.
+        ValueError
+            X has another number of features than the data seen in ``fit``.
+        """
         check_is_fitted(self)
         if self.selection_.n_selected == 0:
             warnings.warn(
@@ -126,7 +150,25 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
             )
 
     def inverse_transform(self, X):
-        """Put the selected columns back in place, undoing the scales; zeros elsewhere."""
+        """Put the selected columns back in place, undoing the scales; zeros elsewhere.
+
+        A column of scale 0 comes back as zeros.
+
+        Parameters
+        ----------
+        X : ndarray or sparse matrix of shape (n_samples, n_selected)
+            Output of ``transform``.
+
+        Returns
+        -------
+        ndarray or sparse matrix of shape (n_samples, n_features_in_)
+            The columns of X divided by their scales, at the selected features' positions.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            The selector is not fitted.
+        """
         check_is_fitted(self)
         s = self.selection_
         inv = np.divide(1.0, s.scales, out=np.zeros_like(s.scales), where=s.scales > 0)
@@ -137,7 +179,26 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
         return out.asformat(X.format) if sp.issparse(X) else np.asarray(out)
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the selected features in the order of ``transform``'s columns."""
+        """Names of the selected features in the order of ``transform``'s columns.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Names of the input features; None means ``feature_names_in_`` if the
+            data seen in ``fit`` had column names, else ``x0``, ``x1``, ....
+
+        Returns
+        -------
+        ndarray of str objects, shape (n_selected,)
+            The names of the selected features, in the order picked.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            The selector is not fitted.
+        ValueError
+            input_features does not match the features seen in ``fit``.
+        """
         check_is_fitted(self)
         return _check_feature_names_in(self, input_features)[self.indices_]
 
@@ -219,13 +280,41 @@ class BSSSelector(_TheoremSelector):
     Attributes
     ----------
     selection_ : Selection
-    indices_, scales_ : ndarray
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
     n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    sparsify.bss : The selection on a given V (000 Algorithm 1).
+    SketchedBSSSelector : BSS on a Gaussian sketch, for large n.
+    LeverageSelector : The randomized counterpart (001 eq. 4).
+
+    Examples
+    --------
+    >>> from sparsify import BSSSelector, spectral_distortion
+    >>> from sparsify.utils import right_singular_vectors
+    >>> X = np.random.default_rng(0).standard_normal((20, 10))
+    >>> sel = BSSSelector(n_features=8, k=2).fit(X)
+    >>> sel.transform(X).shape[1] <= 8
+    True
+
+    The distortion of the top-2 right singular subspace obeys 000 Lemma 2:
+
+    >>> V, _ = right_singular_vectors(X, k=2)
+    >>> bool(spectral_distortion(V, sel.selection_) <= 3 * np.sqrt(2 / 8))
+    True
     """
 
     _parameter_constraints = {
         **_TheoremSelector._parameter_constraints,
-        "k": [Interval(Integral, 1, None, closed="left"), None],
+        "k": LEVERAGE_CONSTRAINTS["k"],
         "gamma": [Interval(Real, 0, None, closed="left")],
     }
 
@@ -261,17 +350,49 @@ class SketchedBSSSelector(BSSSelector):
 
     Parameters
     ----------
-    n_features, epsilon, gamma : as in `BSSSelector` (ell = rank(G X) <= t).
+    n_features : int, optional
+        As in `BSSSelector`, with ell = rank(G X) <= t.
+    epsilon : float in (0, 1), optional
+        As in `BSSSelector`, with ell = rank(G X) <= t.
     t : int, default=128
         Number of rows of the sketch G (001 sec. 5.4 uses 128 and 256).
-    random_state : None, int or numpy.random.Generator
+    gamma : float, default=0.01
+        As in `BSSSelector`.
+    random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
+        Seed of the sketch G.
+
+    Attributes
+    ----------
+    selection_ : Selection
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
+    n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    BSSSelector : BSS on the right singular vectors of X itself.
+    sparsify.bss : The selection on a given V (000 Algorithm 1).
+
+    Examples
+    --------
+    >>> from sparsify import SketchedBSSSelector
+    >>> X = np.random.default_rng(0).standard_normal((50, 10))
+    >>> sel = SketchedBSSSelector(n_features=8, t=5, random_state=0).fit(X)
+    >>> sel.transform(X).shape[0], sel.transform(X).shape[1] <= 8
+    (50, True)
     """
 
     _parameter_constraints = {
         **_TheoremSelector._parameter_constraints,
         "t": [Interval(Integral, 1, None, closed="left")],
-        "gamma": [Interval(Real, 0, None, closed="left")],
-        "random_state": _RANDOM_STATE,
+        "gamma": BSSSelector._parameter_constraints["gamma"],
+        "random_state": SAMPLING_CONSTRAINTS["random_state"],
     }
 
     def __init__(self, *, n_features=None, epsilon=None, t=128, gamma=0.01, random_state=None):
@@ -323,8 +444,8 @@ class _SamplingSelector(_BaseSelector):
 
     _parameter_constraints = {
         **_BaseSelector._parameter_constraints,
-        "method": [StrOptions(set(METHODS))],
-        "random_state": _RANDOM_STATE,
+        "method": SAMPLING_CONSTRAINTS["method"],
+        "random_state": SAMPLING_CONSTRAINTS["random_state"],
     }
 
     def __init__(self, *, n_features=None, method="iid", random_state=None):
@@ -348,7 +469,7 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
     Parameters
     ----------
     n_features : int, optional
-        r: the number of i.i.d. trials (``method="iid"``) or the bound on the
+        The papers' r: the number of i.i.d. trials (``method="iid"``) or the bound on the
         expected number of kept features (``method="bernoulli"``). With neither
         n_features nor epsilon, r = 4 ell (ell = rank(X), or k), as in
         `BSSSelector`.
@@ -362,13 +483,44 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
         Number of top right singular vectors (003's SS with parameter k);
         None means rank(X).
     method : {"iid", "bernoulli"}, default="iid"
-    random_state : None, int or numpy.random.Generator
+        I.i.d. trials with replacement (001 eq. 4) or independent coin flips
+        (003 Figure 1); see `sparsify.leverage_sample`.
+    random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
+        Seed of the sampling (see `sparsify.utils.check_random_state`).
+
+    Attributes
+    ----------
+    selection_ : Selection
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
+    n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    sparsify.leverage_sample : The sampler on X.
+    sparsify.leverage_scores : The scores behind the probabilities.
+    BSSSelector : The deterministic counterpart (000 Algorithm 1).
+
+    Examples
+    --------
+    >>> from sparsify import LeverageSelector
+    >>> X = np.random.default_rng(0).standard_normal((20, 10))
+    >>> sel = LeverageSelector(n_features=5, k=2, random_state=0).fit(X)
+    >>> X_new = sel.transform(X)
+    >>> X_new.shape[1] <= 5, bool(np.allclose(X_new, X @ sel.selection_.matrix().toarray()))
+    (True, True)
     """
 
     _parameter_constraints = {
         **_SamplingSelector._parameter_constraints,
         **_TheoremSelector._parameter_constraints,
-        "k": [Interval(Integral, 1, None, closed="left"), None],
+        "k": LEVERAGE_CONSTRAINTS["k"],
     }
 
     def __init__(self, *, n_features=None, epsilon=None, k=None, method="iid", random_state=None):
@@ -390,9 +542,43 @@ class UniformSelector(_SamplingSelector):
     Parameters
     ----------
     n_features : int, optional
-        r (trials or expected size, see the module docstring); default d // 2.
+        The papers' r: the number of i.i.d. trials (``method="iid"``) or the bound on the
+        expected number of kept features (``method="bernoulli"``); default d // 2.
     method : {"iid", "bernoulli"}, default="iid"
-    random_state : None, int or numpy.random.Generator
+        I.i.d. trials with replacement (001 eq. 4) or independent coin flips
+        (003 Figure 1); see `sparsify.leverage_sample`.
+    random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
+        Seed of the sampling (see `sparsify.utils.check_random_state`).
+
+    Attributes
+    ----------
+    selection_ : Selection
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
+    n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    WeightSelector : Probabilities from the column norms (003 eq. 23).
+    LeverageSelector : Probabilities from the leverage scores (001 eq. 4).
+
+    Examples
+    --------
+    >>> from sparsify import UniformSelector
+    >>> X = np.random.default_rng(0).standard_normal((20, 10))
+    >>> sel = UniformSelector(n_features=5, random_state=0).fit(X)
+
+    Each of the 5 trials adds ``1 / (r p_i) = d / r`` to the squared scales, so
+    they sum to d (the trace of ``E[R R'] = I``):
+
+    >>> round(float(np.sum(sel.scales_**2)), 6)
+    10.0
     """
 
     def _probabilities(self, X):
@@ -405,9 +591,41 @@ class WeightSelector(_SamplingSelector):
     Parameters
     ----------
     n_features : int, optional
-        r (trials or expected size, see the module docstring); default d // 2.
+        The papers' r: the number of i.i.d. trials (``method="iid"``) or the bound on the
+        expected number of kept features (``method="bernoulli"``); default d // 2.
     method : {"iid", "bernoulli"}, default="iid"
-    random_state : None, int or numpy.random.Generator
+        I.i.d. trials with replacement (001 eq. 4) or independent coin flips
+        (003 Figure 1); see `sparsify.leverage_sample`.
+    random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
+        Seed of the sampling (see `sparsify.utils.check_random_state`).
+
+    Attributes
+    ----------
+    selection_ : Selection
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
+    n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    sparsify.weight_scores : The probabilities.
+    UniformSelector : Uniform probabilities (003 sec. 6.2, US).
+    LeverageSelector : Probabilities from the leverage scores (001 eq. 4).
+
+    Examples
+    --------
+    >>> from sparsify import WeightSelector
+    >>> X = np.random.default_rng(0).standard_normal((20, 10))
+    >>> sel = WeightSelector(n_features=4, method="bernoulli", random_state=0).fit(X)
+    >>> X_new = sel.transform(X)
+    >>> bool(np.allclose(sel.inverse_transform(X_new)[:, sel.indices_], X[:, sel.indices_]))
+    True
     """
 
     def _probabilities(self, X):
@@ -422,11 +640,40 @@ class RRQRSelector(_BaseSelector):
     n_features : int, optional
         Number of columns, 1 <= n_features <= d; default d // 2.
 
+    Attributes
+    ----------
+    selection_ : Selection
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
+    n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    sparsify.rrqr : The selection on X.
+    BSSSelector : Deterministic selection with a spectral guarantee.
+
     Notes
     -----
     There is no ``scores_``: the pivoted QR picks each column by its norm after
     projecting out the columns picked before, not by a ranking of scores
     computed once per feature.
+
+    Examples
+    --------
+    >>> import scipy.linalg as la
+    >>> from sparsify import RRQRSelector
+    >>> X = np.random.default_rng(0).standard_normal((5, 8))
+    >>> sel = RRQRSelector(n_features=3).fit(X)
+    >>> bool(np.array_equal(sel.indices_, la.qr(X, pivoting=True)[2][:3]))
+    True
+    >>> sel.get_feature_names_out().shape
+    (3,)
     """
 
     def _select(self, X, y):
@@ -446,8 +693,31 @@ class DocFreqSelector(_BaseSelector):
     scores_ : ndarray of shape (n_features_in_,)
         Document frequency of each feature (`sparsify.document_frequency`).
     selection_ : Selection
-    indices_, scales_ : ndarray
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
     n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    sparsify.document_frequency : The scores.
+    InfoGainSelector : The supervised ranker of 003 sec. 6.2.
+    sklearn.feature_selection.SelectKBest : The same ranking for any score.
+
+    Examples
+    --------
+    >>> from sparsify import DocFreqSelector
+    >>> X = np.array([[1, 0, 1, 0], [1, 0, 1, 1], [1, 1, 0, 0]])
+    >>> sel = DocFreqSelector(n_features=2).fit(X)
+    >>> sel.scores_, sel.indices_
+    (array([3., 1., 2., 1.]), array([0, 2]))
+    >>> sel.get_feature_names_out()
+    array(['x0', 'x2'], dtype=object)
     """
 
     def _select(self, X, y):
@@ -470,8 +740,31 @@ class InfoGainSelector(_BaseSelector):
     scores_ : ndarray of shape (n_features_in_,)
         Information gain of each feature (`sparsify.information_gain`).
     selection_ : Selection
-    indices_, scales_ : ndarray
+        The selected features and their scales (the matrix R).
+    indices_ : ndarray of int, shape (n_selected,)
+        The selected features, in the order picked (``selection_.indices``).
+    scales_ : ndarray of float, shape (n_selected,)
+        Their scales (``selection_.scales``).
     n_features_in_ : int
+        Number of features of the data seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features of the data seen in ``fit``, when it had string column names.
+
+    See Also
+    --------
+    sparsify.information_gain : The scores.
+    DocFreqSelector : The unsupervised ranker of 003 sec. 6.2.
+    sklearn.feature_selection.SelectKBest : The same ranking for any score.
+
+    Examples
+    --------
+    The second feature is present exactly in the rows of class "a":
+
+    >>> from sparsify import InfoGainSelector
+    >>> X = np.array([[1, 1], [1, 0], [1, 1], [1, 0]])
+    >>> sel = InfoGainSelector(n_features=1).fit(X, ["a", "b", "a", "b"])
+    >>> sel.indices_, bool(np.isclose(sel.scores_[1], np.log(2)))
+    (array([1]), True)
     """
 
     def _select(self, X, y):
