@@ -39,21 +39,65 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     Parameters
     ----------
     lam : float > 0, default=1.0
+        The penalty lam of eq. (3) (``alpha = lam / (2 n)`` in scikit-learn's Lasso);
+        every coefficient is 0 from :meth:`lam_max` up.
     weights : array of shape (n_features,), optional
-        Nonnegative penalty weights W (default 1). A re-fit on the same data with a new
-        lam or new weights re-solves the compiled problem (DPP Parameter ``lam_w``).
+        Penalty weights W, each >= 0 or +inf (default 1; 0: unpenalised, +inf:
+        excluded). A re-fit on the same data with a new lam or new weights re-solves
+        the compiled problem (DPP Parameter ``lam_w``).
     solver : str or list of str, optional
-        CVXPY backend or fallback chain; default ``DEFAULT_BACKENDS["QP"]``.
+        A CVXPY backend, ``"HOMOTOPY"`` (the exact LARS path,
+        :func:`solvers.path.lasso_path`) or a fallback chain of them; None (default)
+        for the default chain. Whichever backend solves it, the answer is certified.
     solver_options : dict, optional
+        Passed to ``cvxpy.Problem.solve``; see :func:`solvers.available_backends`.
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
+        beta; the features with ``coef_ != 0`` are selected.
     intercept_ : float
+        beta0 (unpenalised).
     objective_ : float
         The objective above, evaluated at (coef_, intercept_).
     problem_ : cvxpy.Problem
+        Set when a CVXPY backend solved it.
     backend_ : str
+        The backend that solved it (``"closed_form"`` above lam_max).
+    certificate_ : solvers.certificates.Certificate
+        The optimality certificate (:func:`solvers.certificates.lasso_certificate`).
+    dual_gap_ : float
+        The certificate's relative duality gap.
+
+    See Also
+    --------
+    AdaptiveLasso : Weights from an initial least-squares or ridge fit.
+    solvers.WeightedLassoCV : The penalty chosen by cross-validation on exact paths.
+    solvers.RSWeightedLasso : Weights from randomized sampling (004 Algorithm 1).
+    solvers.path.lasso_path : The solutions for every lam.
+    sklearn.linear_model.Lasso : The peer (``alpha = lam / (2 n)``, unit weights).
+
+    Examples
+    --------
+    >>> from solvers import WeightedLasso
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = X @ np.array([1.5, -2.0, 0.0, 0.0, 0.5]) + 0.1 * rng.standard_normal(30)
+    >>> model = WeightedLasso(lam=5.0).fit(X, y)
+    >>> model.coef_.shape, bool(model.certificate_.holds)
+    ((5,), True)
+    >>> from sklearn.linear_model import Lasso
+    >>> peer = Lasso(alpha=5.0 / (2 * 30), tol=1e-10).fit(X, y)
+    >>> bool(np.allclose(model.coef_, peer.coef_, atol=1e-6))
+    True
+
+    Above lam_max every coefficient is 0; a weight of +inf excludes a feature:
+
+    >>> lam_max = WeightedLasso.lam_max(X, y)
+    >>> bool(np.all(WeightedLasso(lam=1.01 * lam_max).fit(X, y).coef_ == 0))
+    True
+    >>> float(WeightedLasso(lam=5.0, weights=[1, 1, np.inf, 1, 1]).fit(X, y).coef_[2])
+    0.0
     """
 
     _CLOSED_FORM_ZERO = True
