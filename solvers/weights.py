@@ -219,17 +219,22 @@ def hybrid_weights(
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
+        The training data, one sample per row.
     y : array-like of shape (n_samples,)
         Two classes for the SVMs, real targets for the lasso.
     base : {"l1", "svm2", "lasso"}
         The L1 model the weights are for.
-    gamma : float > 0, default 1
-    C_grid : sequence of float > 0, default (0.1, 0.5, 1, 2, 5, 10)
+    gamma : float > 0, default=1.0
+        The power in ``|beta_j|^-gamma`` (004 eq. 3).
+    C_grid : sequence of float > 0, default=(0.1, 0.5, 1, 2, 5, 10)
         The costs tried (004 sec. 4); ties go to the first.
-    X_val, y_val : array-like, optional
-        Validation data (both or neither).
-    validation_fraction : float in (0, 1), default 0.25
-    random_state : None, int or numpy.random.Generator
+    X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+        Validation samples (with ``y_val``, or neither).
+    y_val : array-like of shape (n_val,), optional
+        Validation targets (with ``X_val``, or neither).
+    validation_fraction : float in (0, 1), default=0.25
+        The share of the rows held out to choose C when no ``X_val`` is given.
+    random_state : None, int or numpy.random.Generator, default=None
         Draws the validation split.
 
     Returns
@@ -246,17 +251,22 @@ def hybrid_weights(
 
     See Also
     --------
-    rs_weights : weights from random blocks (004 Algorithm 1).
-    solvers.HybridSVM : the 1-norm SVM or SVM2 with these weights.
-    solvers.AdaptiveLasso : the adaptive lasso with a fixed initial fit.
+    rs_weights : Weights from random blocks (004 Algorithm 1).
+    solvers.HybridSVM : The 1-norm SVM or SVM2 with these weights.
+    solvers.AdaptiveLasso : The adaptive lasso with a fixed initial fit.
 
     Examples
     --------
-    >>> from sparsify.datasets import load_ionosphere
-    >>> X, y = load_ionosphere()
-    >>> W = hybrid_weights(X, y, base="svm2", C_grid=(1.0,))
-    >>> W.shape
-    (33,)
+    For the lasso with one C, beta is ridge regression with penalty ``1 / (2 C)``,
+    scikit-learn's ``Ridge(alpha=1 / (2 C))``:
+
+    >>> from sklearn.linear_model import Ridge
+    >>> from solvers.weights import hybrid_weights
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 4)); y = X @ [1.0, -2.0, 0.5, 0.0] + rng.standard_normal(30)
+    >>> W = hybrid_weights(X, y, base="lasso", C_grid=(1.0,))
+    >>> bool(np.allclose(W, 1 / np.abs(Ridge(alpha=0.5).fit(X, y).coef_)))
+    True
     """
     gamma = _check_positive(gamma, "gamma")
     coef, _ = _best_l2_model(
@@ -318,6 +328,7 @@ def rs_weights(
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
+        The training data, one sample per row.
     y : array-like of shape (n_samples,)
         Two classes for the SVMs, real targets for the lasso.
     base : {"l1", "svm2", "lasso"}
@@ -328,12 +339,15 @@ def rs_weights(
         B, with ``2 <= B <= n_samples`` (``< n_samples`` without ``X_val``: the left-out
         examples are the validation data).
     n_blocks : int >= 1
-        K.
-    X_val, y_val : array-like, optional
-        Validation data for every block (both or neither).
+        K, the number of blocks.
+    X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+        Validation samples for every block (with ``y_val``, or neither).
+    y_val : array-like of shape (n_val,), optional
+        Validation targets (with ``X_val``, or neither).
     n_jobs : int, optional
         Blocks run in parallel with joblib (None: one at a time, -1: all cores).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int or numpy.random.Generator, default=None
+        Draws the blocks (all of them first, from one generator).
     cap : float > 0, optional
         When given, ``W = min(1 / V, cap)``: a finite weight for features never
         selected (any cap >= K changes only those). Default: ``+inf``.
@@ -360,15 +374,24 @@ def rs_weights(
 
     See Also
     --------
-    hybrid_weights : weights from the best L2 model (Zou 2007).
-    solvers.RSWeightedSVM, solvers.RSWeightedLasso : the weighted models.
+    hybrid_weights : Weights from the best L2 model (Zou 2007).
+    solvers.RSWeightedSVM : The 1-norm SVM or SVM2 with these weights.
+    solvers.RSWeightedLasso : The lasso with these weights.
 
     Examples
     --------
-    >>> from sparsify.datasets import load_ionosphere
-    >>> X, y = load_ionosphere()
-    >>> W = rs_weights(X, y, base="svm2", block_size=100, n_blocks=5, random_state=0)
-    >>> bool(((W >= 1) & (W <= 5) | (W == float("inf"))).all())
+    The label is the sign of feature 0 plus noise: every block selects feature 0
+    (weight 1), and each weight is K over the number of blocks that selected it.
+
+    >>> from solvers.weights import rs_weights
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((60, 8))
+    >>> y = np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, 1, -1)
+    >>> W = rs_weights(X, y, base="svm2", block_size=30, n_blocks=5, random_state=0)
+    >>> float(W[0])
+    1.0
+    >>> counts = 5 / W
+    >>> bool(np.all((counts == np.round(counts)) & (counts >= 0) & (counts <= 5)))
     True
     """
     _check_base(base)
