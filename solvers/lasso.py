@@ -202,19 +202,59 @@ class AdaptiveLasso(WeightedLasso):
     Parameters
     ----------
     lam : float > 0, default=1.0
+        The penalty lam of the weighted lasso, eq. (3).
     gamma : float > 0, default=1.0
+        The power of the weights, ``W_j = |beta_init_j|^-gamma``.
     init : {"ols", "ridge"}, default="ols"
+        The initial fit: least squares or ridge (penalty ``init_lam``).
     init_lam : float > 0, default=1.0
         Ridge penalty of the initial fit when ``init="ridge"``.
-    solver, solver_options
+    solver : str or list of str, optional
+        As in :class:`WeightedLasso`.
+    solver_options : dict, optional
         As in :class:`WeightedLasso`.
 
     Attributes
     ----------
     weights_ : ndarray of shape (n_features,)
         The weights used (``inf`` where ``beta_init_j = 0``).
-    coef_, intercept_, objective_, problem_, backend_
-        As in :class:`WeightedLasso`; ``objective_`` counts only the features kept.
+    coef_ : ndarray of shape (n_features,)
+        As in :class:`WeightedLasso`.
+    intercept_ : float
+        As in :class:`WeightedLasso`.
+    objective_ : float
+        As in :class:`WeightedLasso`; it counts only the features kept.
+    problem_ : cvxpy.Problem
+        As in :class:`WeightedLasso`.
+    backend_ : str
+        As in :class:`WeightedLasso`.
+    certificate_ : solvers.certificates.Certificate
+        As in :class:`WeightedLasso`.
+    dual_gap_ : float
+        As in :class:`WeightedLasso`.
+
+    See Also
+    --------
+    WeightedLasso : The model, with weights given.
+    solvers.RSWeightedLasso : Weights from randomized sampling (004 Algorithm 1).
+    solvers.HybridSVM : Zou's weights for the 1-norm SVM and SVM2 (004 eq. 4-5).
+    solvers.ridge.ridge_with_intercept : The initial fit.
+
+    Examples
+    --------
+    >>> from solvers import AdaptiveLasso
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = X @ np.array([1.5, -2.0, 0.0, 0.0, 0.5]) + 0.1 * rng.standard_normal(30)
+    >>> model = AdaptiveLasso(lam=1.0).fit(X, y)
+    >>> model.coef_.shape, bool(model.certificate_.holds)
+    ((5,), True)
+    >>> from sklearn.linear_model import LinearRegression
+    >>> ols = LinearRegression().fit(X, y)
+    >>> bool(np.allclose(model.weights_, 1 / np.abs(ols.coef_)))
+    True
+    >>> bool(np.allclose(model.coef_[[2, 3]], 0.0, atol=1e-6))  # the two null features
+    True
     """
 
     _parameter_constraints = {
