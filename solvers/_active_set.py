@@ -52,7 +52,7 @@ MAX_ROUNDS = 30
 #: Rounds after which the working set is no longer pruned (only grown).
 PRUNE_ROUNDS = 10
 #: FISTA iterations per round before giving up.
-MAX_ITER = 20000
+MAX_ITER = 10000
 #: Relative excess ``|X_j'v| / (lam W_j) - 1`` above which a feature outside the set
 #: violates its dual constraint.
 VIOLATION = 1e-9
@@ -331,15 +331,6 @@ def _solve_restricted(block, y, lam, weights, loss, s, coef, intercept):
             certificate = _certify(block, y, *polished, lam, weights, s, loss)
             if certificate.holds and certificate.relative_gap <= INNER_TOLERANCE:
                 return *polished, True, iteration
-            # Optimal on a support that is not yet the right one: restart from it if
-            # it is better (FISTA then moves only the features that must change).
-            p_coef, p_intercept = polished
-            p_theta = np.concatenate(
-                ([(p_intercept + means @ p_coef) * root_total], p_coef * scale)
-            )
-            if value(p_theta) < current:
-                theta, momentum, t = p_theta, p_theta.copy(), 1.0
-                best = min(best, value(p_theta))
         certificate = _certify(block, y, c, b, lam, weights, s, loss)
         if certificate.holds and certificate.relative_gap <= INNER_TOLERANCE:
             return c, b, True, iteration
