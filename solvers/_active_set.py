@@ -190,7 +190,11 @@ def solve_active_set(
         least = working.size if rounds >= PRUNE_ROUNDS else FIRST_FEATURES
         working = _next_working_set(excess, coef, free, least)
     return ActiveSetResult(
-        coef, float(intercept), working, certified and violators.size == 0, total_iterations,
+        coef,
+        float(intercept),
+        working,
+        certified and violators.size == 0,
+        total_iterations,
         rounds,
     )
 

@@ -111,7 +111,11 @@ def test_svm2_matches_scipy_on_a_small_problem():
 
     bounds = [(0, None)] * (2 * d) + [(None, None)]
     reference = minimize(
-        objective, np.zeros(2 * d + 1), jac=True, method="L-BFGS-B", bounds=bounds,
+        objective,
+        np.zeros(2 * d + 1),
+        jac=True,
+        method="L-BFGS-B",
+        bounds=bounds,
         options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 100000},
     )
     ours = SVM2(lam=lam, weights=weights, solver="ACTIVE_SET").fit(X, y)
