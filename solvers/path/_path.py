@@ -49,10 +49,36 @@ class Path:
     classes : ndarray of shape (2,), optional
         For classifier paths, the original labels mapped to -1 and +1.
 
+    See Also
+    --------
+    lasso_path : The weighted lasso's path, 004 eq. (3).
+    svm2_path : SVM2's path, 004 eq. (7).
+    l1_svm_path : The 1-norm SVM's path, 004 eq. (6).
+
     Notes
     -----
     Objectives are those of docs/solvers.md and 004 eq. 3, 6 and 7: losses summed
     over samples, penalty ``lam * sum_j weights_j |coef_j|``, intercept free.
+
+    Examples
+    --------
+    At ``lams[0]`` every coefficient is 0; `select` picks the breakpoint that scores
+    best on validation data (R^2 for the lasso, as ``sklearn.metrics.r2_score``):
+
+    >>> from sklearn.metrics import r2_score
+    >>> from solvers.path import lasso_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((40, 5)); y = X @ [3.0, -2.0, 0, 0, 1.0] + rng.standard_normal(40)
+    >>> path = lasso_path(X[:30], y[:30])
+    >>> bool(np.all(path.at(path.lams[0])[0] == 0))
+    True
+    >>> lam = path.select(X[30:], y[30:])
+    >>> coef, intercept = path.at(lam)
+    >>> best = max(r2_score(y[30:], X[30:] @ c + b) for c, b in zip(path.coefs, path.intercepts))
+    >>> bool(np.isclose(r2_score(y[30:], X[30:] @ coef + intercept), best))
+    True
+    >>> path.decision_function(X[30:]).shape == (10, len(path))
+    True
     """
 
     def __init__(self, lams, coefs, intercepts, active_sets, *, interpolation, classes=None):
@@ -92,7 +118,15 @@ class Path:
         Returns
         -------
         coef : ndarray of shape (n_features,)
+            The coefficients at lam, in the caller's feature scale.
         intercept : float
+            The unpenalised intercept at lam.
+
+        Raises
+        ------
+        ValueError
+            If lam is not a finite number >= 0, or is below ``lams[-1]`` (where the
+            path was not computed).
         """
         coefs, intercepts = self._solutions(self._check_lams(lam, name="lam"))
         return coefs[0], float(intercepts[0])
@@ -133,9 +167,21 @@ class Path:
     def decision_function(self, X):
         """Linear predictions ``X @ coefs[k] + intercepts[k]`` at every breakpoint.
 
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples, over the features the path was computed on.
+
         Returns
         -------
         ndarray of shape (n_samples, n_breakpoints)
+            Column k holds the decision values (classifier paths: positive for
+            ``classes[1]``) or predictions (lasso) at ``lams[k]``.
+
+        Raises
+        ------
+        ValueError
+            If X is not 2-D, holds NaN or infinity, or has another number of features.
         """
         X = self._check_X(X, name="X")
         return np.asarray(X @ self.coefs.T) + self.intercepts
@@ -155,12 +201,13 @@ class Path:
         Parameters
         ----------
         X_val : array-like or sparse matrix of shape (n_samples, n_features)
+            Validation samples, over the features the path was computed on.
         y_val : array-like of shape (n_samples,)
             Targets (lasso) or labels in the classes the path was fitted on.
         lams : float or array-like of shape (n_lams,), optional
             Penalties, each ``>= lams[-1]`` (default: the breakpoints). The
             solution at each is exact (`at`).
-        scoring : str, callable or None
+        scoring : str, callable or None, default=None
             Higher is better. One of:
 
             - None: accuracy for classifier paths, R^2 for the lasso (the
@@ -178,6 +225,7 @@ class Path:
         Returns
         -------
         ndarray of shape (n_lams,)
+            The score of the solution at each lam (each breakpoint by default).
 
         Raises
         ------
@@ -226,9 +274,10 @@ class Path:
         Parameters
         ----------
         X_val : array-like or sparse matrix of shape (n_samples, n_features)
+            Validation samples, over the features the path was computed on.
         y_val : array-like of shape (n_samples,)
             Targets (lasso) or labels in the classes the path was fitted on.
-        scoring : str, callable or None
+        scoring : str, callable or None, default=None
             Higher is better; as in `scores`: None (accuracy for classifiers, R^2
             for the lasso), a scikit-learn scorer name, a scorer
             ``scoring(estimator, X, y)`` or a metric ``scoring(y_true, y_pred)``.
@@ -239,10 +288,17 @@ class Path:
             The breakpoint with the best score; ties go to the largest lam
             (the sparsest model). A NaN score never wins.
 
+        Raises
+        ------
+        ValueError
+            As `scores`, or when every score is NaN.
+
         See Also
         --------
-        solvers.WeightedLassoCV, solvers.L1SVMCV, solvers.SVM2CV : lam by K-fold
-            cross-validation on the exact paths of every fold.
+        solvers.WeightedLassoCV : The lam chosen by K-fold cross-validation on the
+            exact lasso paths of every fold.
+        solvers.L1SVMCV : The same for the 1-norm SVM.
+        solvers.SVM2CV : The same for SVM2.
         """
         scores = self.scores(X_val, y_val, scoring=scoring)
         return float(self.lams[best_index(scores)])
