@@ -85,7 +85,7 @@ def l1_svm_path(
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
-        Not modified (a sparse X is copied).
+        The training data, one sample per row; not modified (a sparse X is copied).
     y : array-like of shape (n_samples,)
         Two distinct labels; the larger (in sorted order) is mapped to +1.
     weights : array-like of shape (n_features,), optional
@@ -94,19 +94,19 @@ def l1_svm_path(
         minimum hinge loss over the intercept and those features) and is not
         part of the norm along which the path is piecewise linear; ``+inf``
         excludes a feature.
-    lam_min : float, default 0
+    lam_min : float, default=0.0
         Stop at this lam.
     max_features : int, optional
         Stop at the breakpoint where more than this many penalised features are active.
     max_steps : int, optional
         Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
         with a `PathWarning` naming the lam reached.
-
-    return_path : bool, default True
+    return_path : bool, default=True
         False keeps only the last two breakpoints (as scikit-learn's
         ``lars_path(return_path=False)``): ``Path.at`` is exact between them, and
         memory no longer grows with the number of breakpoints times n_features
         (the estimators' ``solver="homotopy"`` uses it).
+
     Returns
     -------
     Path
@@ -116,6 +116,39 @@ def l1_svm_path(
     ------
     SolverError
         If the LP at lam_max cannot be solved.
+    ValueError
+        Bad X, y (not two classes), weights or stopping criteria; the message names
+        the argument.
+
+    Warns
+    -----
+    PathWarning
+        When the path stops before lam_min (max_steps reached, or a segment whose
+        certificate fails); the message names the lam reached.
+
+    See Also
+    --------
+    Path : What is returned: ``at``, ``scores``, ``select``, ``plot``.
+    solvers.formulations.l1_svm : The same LP at one lam, in CVXPY.
+    solvers.L1SVMCV : The lam chosen by cross-validation on these paths.
+    solvers.certificates.l1_svm_certificate : The duality gap of a solution.
+
+    Examples
+    --------
+    The solution at any lam has a zero duality gap, and above ``lams[0]`` no
+    feature is used:
+
+    >>> from solvers.certificates import l1_svm_certificate
+    >>> from solvers.path import l1_svm_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = np.where(X[:, 0] + 0.5 * rng.standard_normal(30) > 0, 1, -1)
+    >>> path = l1_svm_path(X, y)
+    >>> coef, intercept = path.at(2.0)
+    >>> l1_svm_certificate(X, y, coef, intercept, lam=2.0).holds
+    True
+    >>> bool(np.all(path.at(path.lams[0])[0] == 0))
+    True
     """
     problem = check_path_inputs(
         X,

@@ -17,24 +17,26 @@ def lasso_path(
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
+        The training data, one sample per row (not modified).
     y : array-like of shape (n_samples,)
+        The targets, finite numbers.
     weights : array-like of shape (n_features,), optional
         Penalty weights (default 1), each >= 0 or ``+inf``: 0 leaves a feature
         unpenalised (in every model, from lam_max on, like the intercept), ``+inf``
         excludes it (its coefficient stays 0).
-    lam_min : float, default 0
+    lam_min : float, default=0.0
         Stop at this lam.
     max_features : int, optional
         Stop at the breakpoint where more than this many features are active.
     max_steps : int, optional
         Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
         with a `PathWarning` naming the lam reached.
-
-    return_path : bool, default True
+    return_path : bool, default=True
         False keeps only the last two breakpoints (as scikit-learn's
         ``lars_path(return_path=False)``): ``Path.at`` is exact between them, and
         memory no longer grows with the number of breakpoints times n_features
         (the estimators' ``solver="homotopy"`` uses it).
+
     Returns
     -------
     Path
@@ -42,10 +44,45 @@ def lasso_path(
         where r is the residual of the least-squares fit on ``[1, X_U]`` (U: the
         unpenalised features; ``r = y - mean(y)`` when there are none).
 
+    Raises
+    ------
+    ValueError
+        Bad X, y, weights or stopping criteria; the message names the argument.
+
+    Warns
+    -----
+    PathWarning
+        When the path stops before lam_min (max_steps reached, or a step that
+        cannot be certified); the message names the lam reached.
+
+    See Also
+    --------
+    Path : What is returned: ``at``, ``scores``, ``select``, ``plot``.
+    solvers.formulations.weighted_lasso : The same problem at one lam, in CVXPY.
+    solvers.WeightedLassoCV : The lam chosen by cross-validation on these paths.
+    sklearn.linear_model.lars_path : The same path in scikit-learn, ``lam = 2 n alpha``.
+
     Notes
     -----
     Scaled to scikit-learn's ``lars_path(method="lasso")`` on centered data
     (objective ``||y - X b||^2 / (2 n) + alpha ||b||_1``): ``lam = 2 n alpha``.
+
+    Examples
+    --------
+    ``lams[0]`` is ``max_j |2 X_j'(y - mean(y))|``, and at any lam the solution is
+    scikit-learn's ``Lasso(alpha=lam / (2 n))``:
+
+    >>> from sklearn.linear_model import Lasso
+    >>> from solvers.path import lasso_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5)); y = X @ [3.0, -2.0, 0, 0, 1.0] + rng.standard_normal(30)
+    >>> path = lasso_path(X, y)
+    >>> bool(np.isclose(path.lams[0], np.max(np.abs(2 * X.T @ (y - y.mean())))))
+    True
+    >>> coef, intercept = path.at(10.0)
+    >>> peer = Lasso(alpha=10.0 / (2 * 30), tol=1e-12, max_iter=100_000).fit(X, y)
+    >>> bool(np.allclose(coef, peer.coef_, atol=1e-6))
+    True
     """
     problem = check_path_inputs(
         X,

@@ -18,25 +18,26 @@ def svm2_path(
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
+        The training data, one sample per row (not modified).
     y : array-like of shape (n_samples,)
         Two distinct labels; the larger (in sorted order) is mapped to +1.
     weights : array-like of shape (n_features,), optional
         Penalty weights (default 1), each >= 0 or ``+inf``: 0 leaves a feature
         unpenalised (in every model, from lam_max on, like the intercept), ``+inf``
         excludes it (its coefficient stays 0).
-    lam_min : float, default 0
+    lam_min : float, default=0.0
         Stop at this lam.
     max_features : int, optional
         Stop at the breakpoint where more than this many features are active.
     max_steps : int, optional
         Stop after this many breakpoints (default ``10 * (n_samples + n_features)``),
         with a `PathWarning` naming the lam reached.
-
-    return_path : bool, default True
+    return_path : bool, default=True
         False keeps only the last two breakpoints (as scikit-learn's
         ``lars_path(return_path=False)``): ``Path.at`` is exact between them, and
         memory no longer grows with the number of breakpoints times n_features
         (the estimators' ``solver="homotopy"`` uses it).
+
     Returns
     -------
     Path
@@ -44,6 +45,43 @@ def svm2_path(
         with y in {-1, +1} and ``a = max(0, 1 - y f)`` at the squared-hinge fit f on
         ``[1, X_U]`` (U: the unpenalised features); with none,
         ``a = 1 - y mean(y)`` and ``intercepts[0] = mean(y)``.
+
+    Raises
+    ------
+    ValueError
+        Bad X, y (not two classes), weights or stopping criteria; the message names
+        the argument.
+
+    Warns
+    -----
+    PathWarning
+        When the path stops before lam_min (max_steps reached, or a step that
+        cannot be certified); the message names the lam reached.
+
+    See Also
+    --------
+    Path : What is returned: ``at``, ``scores``, ``select``, ``plot``.
+    solvers.formulations.svm2 : The same problem at one lam, in CVXPY.
+    solvers.SVM2CV : The lam chosen by cross-validation on these paths.
+    solvers.certificates.svm2_certificate : The duality gap of a solution.
+
+    Examples
+    --------
+    ``lams[0]`` is ``max_j |2 X_j' Y a|`` with ``a = 1 - y mean(y)``, and the solution
+    at any lam has a zero duality gap:
+
+    >>> from solvers.certificates import svm2_certificate
+    >>> from solvers.path import svm2_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((30, 5))
+    >>> y = np.where(X[:, 0] + 0.5 * rng.standard_normal(30) > 0, 1, -1)
+    >>> path = svm2_path(X, y)
+    >>> a = 1 - y * y.mean()
+    >>> bool(np.isclose(path.lams[0], np.max(np.abs(2 * X.T @ (y * a)))))
+    True
+    >>> coef, intercept = path.at(5.0)
+    >>> svm2_certificate(X, y, coef, intercept, lam=5.0).holds
+    True
     """
     problem = check_path_inputs(
         X,
