@@ -335,9 +335,12 @@ def _solve_restricted(block, y, lam, weights, loss, s, coef, intercept):
             certificate = _certify(block, y, *polished, lam, weights, s, loss)
             if certificate.holds and certificate.relative_gap <= INNER_TOLERANCE:
                 return *polished, True, iteration
-        certificate = _certify(block, y, c, b, lam, weights, s, loss)
-        if certificate.holds and certificate.relative_gap <= INNER_TOLERANCE:
-            return c, b, True, iteration
+        if polished is None or wait == POLISH_EVERY:
+            # Polishing does not help (a singular system, e.g. duplicate columns): the
+            # iterate itself may be close enough.
+            certificate = _certify(block, y, c, b, lam, weights, s, loss)
+            if certificate.holds and certificate.relative_gap <= INNER_TOLERANCE:
+                return c, b, True, iteration
         # A failed polish costs about as much as many iterations: wait longer next time.
         wait = min(2 * wait, POLISH_EVERY)
     c, b = point(theta)
