@@ -49,8 +49,10 @@ def sample_features(p, r, *, method="iid", random_state=None):
     r : int
         Number of trials ("iid") or bound on the expected number of kept
         features ("bernoulli"), r >= 1.
-    method : {"iid", "bernoulli"}
+    method : {"iid", "bernoulli"}, default="iid"
+        I.i.d. trials with replacement or independent coin flips, as above.
     random_state : None, int >= 0, numpy.random.Generator or numpy.random.RandomState
+        Seed of the sampling (see `sparsify.utils.check_random_state`).
 
     Returns
     -------
