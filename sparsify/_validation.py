@@ -5,7 +5,7 @@ message that names the argument and says what was expected.
 """
 
 from contextlib import contextmanager
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
@@ -19,7 +19,6 @@ __all__ = [
     "check_orthonormal",
     "check_n_select",
     "check_random_state",
-    "check_epsilon",
     "argument_named",
 ]
 
@@ -350,12 +349,3 @@ def check_random_state(random_state):
         "random_state must be None, an int or a numpy.random.Generator; "
         f"got {type(random_state).__name__}."
     )
-
-
-def check_epsilon(epsilon, *, name="epsilon"):
-    """Validate an accuracy parameter 0 < epsilon < 1 (001 Theorems 1-2)."""
-    if isinstance(epsilon, bool) or not isinstance(epsilon, Real):
-        raise TypeError(f"{name} must be a float; got {epsilon!r}.")
-    if not 0 < epsilon < 1:
-        raise ValueError(f"{name} must lie in the open interval (0, 1); got {epsilon}.")
-    return float(epsilon)

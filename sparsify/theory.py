@@ -5,12 +5,17 @@ instead of ``n_features``.
 """
 
 import math
+from numbers import Integral, Real
 
-from ._validation import check_epsilon
+from sklearn.utils._param_validation import Interval, validate_params
 
 __all__ = ["bss_features", "leverage_features"]
 
+_EPSILON = [Interval(Real, 0, 1, closed="neither")]
+_RANK = [Interval(Integral, 1, None, closed="left")]
 
+
+@validate_params({"epsilon": _EPSILON, "rank": _RANK}, prefer_skip_nested_validation=True)
 def bss_features(epsilon, rank):
     """Number of features BSS keeps for accuracy epsilon: ``r = ceil(36 rank / epsilon^2)``.
 
@@ -34,10 +39,9 @@ def bss_features(epsilon, rank):
 
     Raises
     ------
-    TypeError
-        epsilon is not a float.
-    ValueError
-        epsilon is outside (0, 1).
+    sklearn.utils._param_validation.InvalidParameterError
+        epsilon is not a number in (0, 1) or rank not an integer >= 1 (a ValueError
+        and TypeError subclass naming the argument).
 
     See Also
     --------
@@ -52,10 +56,13 @@ def bss_features(epsilon, rank):
     >>> r, bool(3 * np.sqrt(2 / r) <= 0.5 / 2)
     (288, True)
     """
-    epsilon = check_epsilon(epsilon)
     return max(math.ceil(36 * rank / epsilon**2), rank + 1)
 
 
+@validate_params(
+    {"epsilon": _EPSILON, "rank": _RANK, "delta": [Interval(Real, 0, 1, closed="neither")]},
+    prefer_skip_nested_validation=True,
+)
 def leverage_features(epsilon, rank, delta=0.01):
     """Number of leverage-score samples for accuracy epsilon (001 Lemma 2).
 
@@ -81,10 +88,9 @@ def leverage_features(epsilon, rank, delta=0.01):
 
     Raises
     ------
-    TypeError
-        epsilon is not a float.
-    ValueError
-        epsilon is outside (0, 1).
+    sklearn.utils._param_validation.InvalidParameterError
+        epsilon or delta is not a number in (0, 1), or rank not an integer >= 1 (a
+        ValueError and TypeError subclass naming the argument).
 
     See Also
     --------
@@ -100,6 +106,5 @@ def leverage_features(epsilon, rank, delta=0.01):
     >>> r == math.ceil(36 * 2 / 0.5**2 * math.log(2 / (0.5**2 * math.sqrt(0.01))))
     True
     """
-    epsilon = check_epsilon(epsilon)
     log_term = max(1.0, math.log(rank / (epsilon**2 * math.sqrt(delta))))
     return math.ceil(36 * rank / epsilon**2 * log_term)
