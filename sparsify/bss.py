@@ -3,15 +3,27 @@
 Batson, Spielman & Srivastava's barrier method as stated for feature selection
 by Paul & Drineas (000 sec. 4, Algorithm 1, Lemma 1) and Paul, Magdon-Ismail &
 Drineas (001 sec. 3).
+
+One iteration of Algorithm 1 is four steps, each a function or method below:
+
+1. `_spectrum`: the eigendecomposition of the ell x ell matrix A, checked
+   against the barriers, and whether to regularise (000 sec. 6.1);
+2. `_Weights.compute`: the spectral weights of the barrier scores ``L(v)``,
+   ``U(v)`` (000 sec. 4) for those eigenvalues;
+3. `_choose`: sec. 6.1's admissible row (`_Rows.pick`) and its weight t;
+4. `dsyr`: the rank-one update ``A += t v v'``, and `_Picks.add`.
 """
 
 import math
+from bisect import insort
 from contextlib import contextmanager
 from functools import cache
+from numbers import Integral
 
 import numpy as np
 from scipy.linalg.blas import dsyr
 from scipy.linalg.lapack import dsyevd
+from sklearn.utils._param_validation import Interval, validate_params
 from threadpoolctl import ThreadpoolController
 
 from ._dask import is_dask
@@ -30,34 +42,68 @@ _BLOCK_ROWS = 1024
 # Relative tolerance under which two squared row norms count as a tie, and the
 # ratio of norms it means.
 _TIE_RTOL = 1e-9
-_TIE_NORM_RATIO = np.sqrt(1.0 - _TIE_RTOL)
+_TIE_NORM_RATIO = math.sqrt(1.0 - _TIE_RTOL)
 # A row whose entries are all below this (zero or subnormal) counts as a zero
 # row: rescaling it by 1/||v|| would overflow, and it adds less than 1e-600 to V'V.
 _SMALLEST_ROW_ENTRY = np.finfo(np.float64).smallest_normal
 # Below this norm a row's sum of squares may have lost digits to underflow.
-_UNDERFLOW_NORM = np.sqrt(np.finfo(np.float64).smallest_normal / np.finfo(np.float64).eps)
+_UNDERFLOW_NORM = math.sqrt(np.finfo(np.float64).smallest_normal / np.finfo(np.float64).eps)
 
 
+@validate_params(
+    {
+        "ell": [Interval(Integral, 1, None, closed="left")],
+        "r": [Interval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def bss_bounds(ell, r):
-    """Lemma 1 of 000: the eigenvalue bounds ``((1 - sqrt(ell/r))^2, (1 + sqrt(ell/r))^2)``.
+    """Eigenvalue bounds of Lemma 1 of 000: ``((1 - sqrt(ell/r))^2, (1 + sqrt(ell/r))^2)``.
 
-    For the R that `bss` returns, every eigenvalue of ``V' R R' V`` lies in
-    this interval.
+    For the sampling-and-rescaling matrix R that `bss` returns after r
+    iterations on a d x ell matrix V with orthonormal columns, every
+    eigenvalue of ``V' R R' V`` lies in this interval (000 Lemma 1, the
+    single-set case of Batson, Spielman & Srivastava); Lemma 2 of 000 follows:
+    ``||I - V'RR'V||_2 <= 3 sqrt(ell/r)``.
 
     Parameters
     ----------
     ell : int
-        Number of orthonormal columns of V (ell >= 1).
+        Number of orthonormal columns of V, ell >= 1.
     r : int
         Number of BSS iterations, r > ell.
 
     Returns
     -------
-    lower, upper : float
+    lower : float
+        ``(1 - sqrt(ell/r))^2``, in (0, 1).
+    upper : float
+        ``(1 + sqrt(ell/r))^2``, in (1, 4).
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        ell or r not an int >= 1.
+    ValueError
+        r <= ell.
+    TypeError
+        ell or r a bool.
+
+    See Also
+    --------
+    sparsify.bss : The selection these bounds hold for.
+    sparsify.spectral_distortion : ``||I - V'RR'V||_2`` of a selection.
+    sparsify.theory.bss_features : The r that Theorems 1-2 of 000 ask for.
+
+    Examples
+    --------
+    >>> from sparsify import bss_bounds
+    >>> bss_bounds(4, 16)  # sqrt(ell/r) = 1/2
+    (0.25, 2.25)
     """
     ell = check_n_select(ell, name="ell", low=1, low_inclusive=True)
     r = check_n_select(r, name="r", low=ell)
-    root = np.sqrt(ell / r)
+    root = math.sqrt(ell / r)
     return (1.0 - root) ** 2, (1.0 + root) ** 2
 
 
@@ -89,11 +135,23 @@ def _one_blas_thread():
 def _barrier_offsets(r, ell, gamma):
     """The barriers of every iteration of Algorithm 1 (000 sec. 4): an r x 2 x 4 array.
 
-    ``[tau, 0]`` is ``(L', L, U, U')`` with ``L = tau - sqrt(r ell)``,
-    ``U = delta_U (tau + sqrt(r ell))``, ``L' = L + delta_L`` (delta_L = 1) and
-    ``U' = U + delta_U``, ``delta_U = (1 + sqrt(ell/r)) / (1 - sqrt(ell/r))``.
-    ``[tau, 1]`` is the same less gamma: the spectrum of ``A + gamma I``
-    (sec. 6.1) against the barriers is that of A against these.
+    Parameters
+    ----------
+    r : int
+        Number of iterations.
+    ell : int
+        Number of columns of V.
+    gamma : float
+        The regulariser of 000 sec. 6.1.
+
+    Returns
+    -------
+    ndarray of shape (r, 2, 4)
+        ``[tau, 0]`` is ``(L', L, U, U')`` with ``L = tau - sqrt(r ell)``,
+        ``U = delta_U (tau + sqrt(r ell))``, ``L' = L + delta_L`` (delta_L = 1)
+        and ``U' = U + delta_U``, ``delta_U = (1 + sqrt(ell/r)) / (1 - sqrt(ell/r))``
+        (000 Algorithm 1). ``[tau, 1]`` is the same less gamma: the spectrum of
+        ``A + gamma I`` (sec. 6.1) against the barriers is that of A against these.
     """
     root = math.sqrt(ell / r)
     delta_upper = (1.0 + root) / (1.0 - root)
@@ -126,6 +184,14 @@ class _Weights:
     `compute` is `_barrier_weights` in six NumPy calls into preallocated
     arrays: BSS pays it at every iteration, where the arrays are tiny and the
     calls' fixed costs are the whole cost.
+
+    Parameters
+    ----------
+    k : int
+        Number of barrier quadruples (1: A's own barriers; 2: also those of
+        the regularised ``A + gamma I``, 000 sec. 6.1).
+    ell : int
+        Number of eigenvalues.
     """
 
     def __init__(self, k, ell):
@@ -140,14 +206,28 @@ class _Weights:
         self._step_matrix = _step_matrix(ell)
 
     def compute(self, lam, offsets):
-        """The 2k x ell weights (`rows`) for the k x 4 x 1 barriers ``offsets``."""
+        """The spectral weights of `_barrier_weights`, into the workspace.
+
+        Parameters
+        ----------
+        lam : ndarray of shape (ell,)
+            Eigenvalues of A.
+        offsets : ndarray of shape (k, 4, 1)
+            The barriers ``(L', L, U, U')`` of each quadruple.
+
+        Returns
+        -------
+        ndarray of shape (ell, 2k)
+            The transposed weights (a view of the workspace): column 2i is
+            ``w_L`` and column 2i + 1 ``w_U`` of quadruple i.
+        """
         inverse = np.subtract(offsets, lam, out=self.inverse)
         np.reciprocal(inverse, out=inverse)
         np.dot(self._flat, self._step_matrix, out=self._steps_2d)
         weights = np.divide(self._outer, self._steps, out=self.weights)
         weights += 1.0
         weights *= self._outer
-        return self.rows
+        return self.columns
 
 
 def _barrier_weights(lam, offsets):
@@ -158,16 +238,26 @@ def _barrier_weights(lam, offsets):
     ``L(v) = v'(A - L'I)^-2 v / (Phi(L', A) - Phi(L, A)) - v'(A - L'I)^-1 v`` and
     the upper score
     ``U(v) = v'(U'I - A)^-2 v / (Phi^(U, A) - Phi^(U', A)) + v'(U'I - A)^-1 v``
-    are thus ``w_L @ z**2`` and ``w_U @ z**2``. For k barrier quadruples
-    ``(L', L, U, U')`` (a k x 4 array) that enclose the spectrum lam, this
-    returns the 2k x ell matrix of rows ``w_L, w_U`` of each.
+    are thus ``w_L @ z**2`` and ``w_U @ z**2``.
 
     The rows of ``1/(offsets - lam)`` are -1/(lam - L'), -1/(lam - L),
     1/(U - lam) and 1/(U' - lam), whose sums are -Phi(L', A), -Phi(L, A),
     Phi^(U, A) and Phi^(U', A); then ``w = outer (1 + outer / step)`` with
     ``outer`` the first and last of these rows and ``step`` the differences above.
+
+    Parameters
+    ----------
+    lam : ndarray of shape (ell,)
+        Eigenvalues of A, enclosed by every quadruple's barriers.
+    offsets : ndarray of shape (k, 4)
+        k barrier quadruples ``(L', L, U, U')``.
+
+    Returns
+    -------
+    ndarray of shape (2k, ell)
+        Rows ``w_L, w_U`` of each quadruple.
     """
-    return _Weights(len(offsets), lam.size).compute(lam, offsets[..., None])
+    return _Weights(len(offsets), lam.size).compute(lam, offsets[..., None]).T
 
 
 def _eigh(A):
@@ -190,6 +280,11 @@ class _Rows:
     Sorting (largest norm first) makes sec. 6.1's choice the first admissible
     row in this order (up to ties), so a pick usually scores a few rows, not
     all d of them.
+
+    Parameters
+    ----------
+    V : ndarray of shape (d, ell)
+        The rows to prepare.
     """
 
     def __init__(self, V):
@@ -217,20 +312,34 @@ class _Rows:
         self.tied_next = self.norms[1:] >= self.norms[:-1] * _TIE_NORM_RATIO
         self.fresh = np.ones(self.size, dtype=bool)
         self.first_fresh = 0
+        # Picked positions after first_fresh, ascending: a scan for a fresh row
+        # masks its block only where one of them lies.
+        self._picked_ahead = []
         self._block = np.empty((min(self.size, _BLOCK_ROWS), V.shape[1]))
 
     def scores(self, U, Q, HT):
-        """``(z**2) @ HT`` with ``z = Q'u`` for the rows u of U (at most _BLOCK_ROWS).
+        """The barrier scores of the rows of U: ``(z**2) @ HT`` with ``z = Q'u`` per row u.
 
-        With HT the transposed weights of `_barrier_weights`, the columns are
-        the barrier scores ``L(u), U(u)`` of each pair.
+        Parameters
+        ----------
+        U : ndarray of shape (b, ell)
+            Rows, b <= _BLOCK_ROWS.
+        Q : ndarray of shape (ell, ell)
+            Eigenvectors of A.
+        HT : ndarray of shape (ell, 2k)
+            The weights of `_Weights.compute`.
+
+        Returns
+        -------
+        ndarray of shape (b, 2k)
+            The scores ``L(u), U(u)`` of each quadruple, per row.
         """
         W = np.dot(U, Q, out=self._block[: U.shape[0]])
         np.square(W, out=W)
         return np.dot(W, HT)
 
     def pick(self, Q, HT, pair):
-        """sec. 6.1's choice for the scores of pair ``pair`` of HT: (sorted position, its scores).
+        """sec. 6.1's choice of row for the scores of one quadruple of HT.
 
         The choice: an admissible row (``U(u) <= L(u)``) not picked before, of
         largest norm; rows whose squared norms agree within _TIE_RTOL count as
@@ -238,7 +347,22 @@ class _Rows:
         picked before, the largest-norm admissible row is picked again (its
         weights merge later), which keeps Lemma 1. Rows are scored in blocks of
         doubling size, in sorted order, until the first admissible one.
-        Returns (-1, None) when no row is admissible.
+
+        Parameters
+        ----------
+        Q : ndarray of shape (ell, ell)
+            Eigenvectors of A.
+        HT : ndarray of shape (ell, 2k)
+            The weights of `_Weights.compute`.
+        pair : int
+            Which quadruple's scores decide (0: A's own, 1: the regularised one).
+
+        Returns
+        -------
+        p : int
+            The sorted position of the row, or -1 if no row is admissible.
+        scores : ndarray of shape (2k,) or None
+            Its scores (None if p = -1).
         """
         low, up = 2 * pair, 2 * pair + 1
         for fresh_only in (True, False):
@@ -248,13 +372,14 @@ class _Rows:
                 hi = min(lo + rows, self.size)
                 scores = self.scores(self.U[lo:hi], Q, HT)
                 pool = scores[:, up] <= scores[:, low]
-                if fresh_only:
+                if fresh_only and self._picked_ahead and self._picked_ahead[0] < hi:
                     pool &= self.fresh[lo:hi]
                 j = int(pool.argmax())
                 if pool[j]:
-                    if lo + j + 1 == self.size or not self.tied_next[lo + j]:
-                        return lo + j, scores[j]
-                    return self._lowest_index_tie(Q, HT, pair, lo + j, scores[j], fresh_only)
+                    p = lo + j
+                    if p + 1 == self.size or not self.tied_next[p]:
+                        return p, scores[j]
+                    return self._lowest_index_tie(Q, HT, pair, p, scores[j], fresh_only)
                 lo, rows = hi, min(2 * rows, _BLOCK_ROWS)
         return -1, None
 
@@ -281,7 +406,22 @@ class _Rows:
         return int(best), best_scores
 
     def closest(self, Q, HT):
-        """The row of largest ``L(u) - U(u)`` for the first pair of HT (all rows scored)."""
+        """The row of largest ``L(u) - U(u)`` for the first quadruple of HT (all rows scored).
+
+        Parameters
+        ----------
+        Q : ndarray of shape (ell, ell)
+            Eigenvectors of A.
+        HT : ndarray of shape (ell, 2k)
+            The weights of `_Weights.compute`.
+
+        Returns
+        -------
+        p : int
+            The sorted position of the row.
+        scores : ndarray of shape (2k,)
+            Its scores.
+        """
         best, best_scores = -1, None
         for lo in range(0, self.size, _BLOCK_ROWS):
             scores = self.scores(self.U[lo : lo + _BLOCK_ROWS], Q, HT)
@@ -291,29 +431,113 @@ class _Rows:
         return best, best_scores
 
     def mark_picked(self, p):
-        """Record a pick of sorted row p."""
+        """Record the first pick of sorted row p."""
         self.fresh[p] = False
-        while self.first_fresh < self.size and not self.fresh[self.first_fresh]:
+        if p != self.first_fresh:
+            insort(self._picked_ahead, p)
+            return
+        fresh, size, ahead = self.fresh, self.size, self._picked_ahead
+        while self.first_fresh < size and not fresh[self.first_fresh]:
             self.first_fresh += 1
+        while ahead and ahead[0] < self.first_fresh:
+            ahead.pop(0)
+
+
+class _Picks:
+    """The picks so far, merged as they come (as `Selection.from_picks` merges them).
+
+    Parameters
+    ----------
+    rows : _Rows
+        The prepared rows the picks are sorted positions of.
+    shrink_over_r : float
+        ``(1 - sqrt(ell/r)) / r``: the factor from a pick's t to its squared
+        scale (step 5 of 000 Algorithm 1, applied to the weights t that A
+        accumulates).
+    """
+
+    def __init__(self, rows, shrink_over_r):
+        self._rows = rows
+        self._factor = shrink_over_r
+        self._positions = []
+        self._weights = []
+        self._slot = {}  # sorted position -> its place in the picks
+
+    def add(self, p, t):
+        """Record a pick of sorted row p with weight t: a new feature or a merged repeat."""
+        weight = t * self._factor
+        slot = self._slot.get(p)
+        if slot is None:
+            self._slot[p] = len(self._positions)
+            self._positions.append(p)
+            self._weights.append(weight)
+            self._rows.mark_picked(p)
+        else:
+            self._weights[slot] += weight
+
+    def selection(self, d):
+        """The Selection of the picks, with the rows' power-of-two scaling undone.
+
+        Row v = 2^e u has weight 4^-e t_u, i.e. scale ``2^-e sqrt(t_u (1 - sqrt(ell/r)) / r)``.
+        """
+        features = self._rows.index[self._positions]
+        scales = np.sqrt(self._weights)
+        scales *= np.ldexp(1.0, -self._rows.exponent[features])
+        return Selection._of_distinct(features, scales, d)
 
 
 def _setup(V, r, gamma):
-    """Checked V and r, and the barrier offsets and bounds of every iteration (both bss)."""
+    """Checked V and r, and the barrier offsets and bounds of every iteration (both bss).
+
+    Returns
+    -------
+    V : ndarray or dask.array.Array of shape (d, ell)
+        V, checked (`check_orthonormal`).
+    r : int
+        r, checked (r > ell).
+    offsets : ndarray of shape (r, 2, 4)
+        `_barrier_offsets`.
+    bounds : list
+        ``bounds[tau][i]`` is ``(L', U)`` of quadruple i at iteration tau, as floats.
+    """
     V = check_orthonormal(V)
     r = check_n_select(r, name="r", low=V.shape[1])
     if not (np.isfinite(gamma) and gamma >= 0):
         raise ValueError(f"gamma must be a finite float >= 0; got {gamma}.")
     offsets = _barrier_offsets(r, V.shape[1], gamma)
-    # (L', U) of both quadruples of every iteration, as Python floats.
     return V, r, offsets, offsets[:, :, ::2].tolist()
 
 
 def _spectrum(A, tau, bounds, gamma):
-    """A's eigendecomposition at iteration tau, checked against its barriers.
+    """A's eigendecomposition at iteration tau, checked against its barriers (000 sec. 4, 6.1).
 
-    Returns the eigenvalues, the eigenvectors and whether the step is regularised
-    (000 sec. 6.1): cond(A) = lam_max / lam_min is large (A = 0, lam_max = 0, counts
-    as ill-conditioned too) and the regularised barriers enclose lam + gamma.
+    Parameters
+    ----------
+    A : ndarray of shape (ell, ell)
+        The matrix of Algorithm 1 (its upper triangle).
+    tau : int
+        The iteration.
+    bounds : list
+        ``((L', U), (L' - gamma, U - gamma))`` at iteration tau (`_setup`).
+    gamma : float
+        The regulariser of 000 sec. 6.1.
+
+    Returns
+    -------
+    lam : ndarray of shape (ell,)
+        Ascending eigenvalues.
+    Q : ndarray of shape (ell, ell)
+        Eigenvectors.
+    regularise : bool
+        Whether the step is tried on ``A + gamma I`` (000 sec. 6.1): cond(A) =
+        lam_max / lam_min is above _ILL_CONDITIONED (A = 0, lam_max = 0, counts
+        as ill-conditioned too) and the regularised barriers enclose lam + gamma.
+
+    Raises
+    ------
+    RuntimeError
+        If round-off put an eigenvalue outside the barriers (Algorithm 1 keeps
+        ``L' < lam < U``, 000 sec. 4).
     """
     lam, Q = _eigh(A)
     lam_min, lam_max = float(lam[0]), float(lam[-1])
@@ -330,6 +554,83 @@ def _spectrum(A, tau, bounds, gamma):
         and lam_max < reg_up
     )
     return lam, Q, regularise
+
+
+def _exact_t(scores):
+    """Step 3 of 000 Algorithm 1: ``t = 1 / ((L(v) + U(v)) / 2)`` from A's scores.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        ``L(v), U(v)``, then possibly the regularised ones.
+
+    Returns
+    -------
+    float
+    """
+    return 1.0 / (0.5 * (scores[0] + scores[1]))
+
+
+def _regularised_t(scores):
+    """The t of the regularised step (000 sec. 6.1), or None where it breaks A's barriers.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        ``L(v), U(v)`` of A, then those of ``A + gamma I``.
+
+    Returns
+    -------
+    float or None
+        ``t = 1 / ((L_gamma(v) + U_gamma(v)) / 2)`` if ``U(v) <= 1/t <= L(v)``
+        (the barrier conditions of A itself, which Lemma 1 rests on), else None.
+    """
+    exact_L, exact_U, reg_L, reg_U = scores
+    inv_t = 0.5 * (reg_L + reg_U)
+    return 1.0 / inv_t if exact_U <= inv_t <= exact_L else None
+
+
+def _choose(rows, lam, Q, offsets, regularise, weights):
+    """Steps 2-3 of 000 Algorithm 1 with sec. 6.1's choice: the row and its t.
+
+    Parameters
+    ----------
+    rows : _Rows
+        The prepared rows of V.
+    lam : ndarray of shape (ell,)
+        Eigenvalues of A.
+    Q : ndarray of shape (ell, ell)
+        Eigenvectors of A.
+    offsets : ndarray of shape (2, 4, 1)
+        The barriers of A and of ``A + gamma I`` at this iteration.
+    regularise : bool
+        Whether to try the regularised step first (`_spectrum`).
+    weights : tuple of _Weights
+        Workspaces for one quadruple and for two.
+
+    Returns
+    -------
+    p : int
+        Sorted position of the row.
+    t : float
+        Its weight in ``A += t u u'``.
+    """
+    exact, both = weights
+    if regularise:
+        HT = both.compute(lam, offsets)
+        p, scores = rows.pick(Q, HT, pair=1)
+        if p >= 0:
+            t = _regularised_t(scores.tolist())
+            if t is not None:
+                return p, t
+    else:
+        HT = exact.compute(lam, offsets[:1])
+    p, scores = rows.pick(Q, HT, pair=0)
+    if p < 0:
+        # Lemma 3.3-3.4 of BSS guarantee an admissible row; only round-off can
+        # empty the set, and the closest row is then the right one.
+        p, scores = rows.closest(Q, HT)
+    return p, _exact_t(scores.tolist())
 
 
 def bss(V, r, *, gamma=0.01):
@@ -372,7 +673,7 @@ def bss(V, r, *, gamma=0.01):
     up to 1024 rows (each one (rows x ell)(ell x ell) product, squared and
     multiplied by the ell spectral weights), until the first admissible row
     not picked before: often in the first block, all d rows at worst. At
-    small ell that is about twenty small NumPy/LAPACK calls per iteration
+    small ell that is about fifteen small NumPy/LAPACK calls per iteration
     (the eigendecomposition, six for the spectral weights into preallocated
     arrays, the scan of the first block, a rank-one update), whose fixed costs
     are most of the time. Memory O(d ell): one scaled, sorted copy of V. BLAS
@@ -384,7 +685,8 @@ def bss(V, r, *, gamma=0.01):
     ----------
     V : array of shape (d, ell)
         Orthonormal columns (||V'V - I||_2 <= 1e-8), e.g. the top right
-        singular vectors of a data matrix X (n x d).
+        singular vectors of a data matrix X (n x d). A dask.array.Array
+        chunked by rows runs the same algorithm on the cluster (docs/dask.md).
     r : int
         Number of iterations (picks), r > ell. r may exceed d: features are
         then picked again and merged.
@@ -400,7 +702,29 @@ def bss(V, r, *, gamma=0.01):
     Raises
     ------
     ValueError
-        If V is not orthonormal or r <= ell.
+        If V is not orthonormal, r <= ell or gamma is not a finite float >= 0.
+    TypeError
+        If r is not an integer or V does not hold numbers.
+
+    See Also
+    --------
+    sparsify.bss_bounds : The eigenvalue bounds of Lemma 1 that the result meets.
+    sparsify.BSSSelector : BSS on the top right singular vectors of a data matrix.
+    sparsify.leverage_sample : The randomized alternative (001 eq. 4).
+
+    Examples
+    --------
+    >>> from sparsify import bss, bss_bounds
+    >>> rng = np.random.default_rng(0)
+    >>> V = np.linalg.qr(rng.standard_normal((50, 3)))[0]
+    >>> sel = bss(V, 12)
+    >>> sel.n_selected <= 12
+    True
+    >>> B = V[sel.indices].T * sel.scales  # V' R
+    >>> eig = np.linalg.eigvalsh(B @ B.T)
+    >>> lower, upper = bss_bounds(3, 12)
+    >>> bool(lower <= eig.min() and eig.max() <= upper)  # Lemma 1 of 000
+    True
     """
     if is_dask(V):  # V chunked by features on a Dask cluster (docs/dask.md)
         from ._dask_bss import bss_dask
@@ -408,53 +732,15 @@ def bss(V, r, *, gamma=0.01):
         return bss_dask(V, r, gamma=gamma)
     V, r, offsets, bounds = _setup(V, r, gamma)
     d, ell = V.shape
-    root = np.sqrt(ell / r)
     offsets = offsets[..., None]  # broadcasts against the eigenvalues
-    exact, both = _Weights(1, ell), _Weights(2, ell)
+    weights = _Weights(1, ell), _Weights(2, ell)
     rows = _Rows(V)
-    # Repeated picks merge as they come (as Selection.from_picks merges them):
-    # slot[p] is sorted row p's place in picks, weights its squared scale so far.
-    shrink = 1.0 - root
-    picks, weights, slot = [], [], {}
+    picks = _Picks(rows, (1.0 - math.sqrt(ell / r)) / r)
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
-
     with _one_blas_thread():
         for tau in range(r):
             lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
-            p = -1
-            if regularise:
-                both.compute(lam, offsets[tau])
-                HT = both.columns
-                p, scores = rows.pick(Q, HT, pair=1)
-                if p >= 0:
-                    exact_L, exact_U, reg_L, reg_U = scores.tolist()
-                    inv_t = 0.5 * (reg_L + reg_U)
-                    if not (exact_U <= inv_t <= exact_L):
-                        p = -1
-            else:
-                exact.compute(lam, offsets[tau, :1])
-                HT = exact.columns
-            if p < 0:
-                p, scores = rows.pick(Q, HT, pair=0)
-                if p < 0:
-                    # Lemma 3.3-3.4 of BSS guarantee an admissible row; only round-off
-                    # can empty the set, and the closest row is then the right one.
-                    p, scores = rows.closest(Q, HT)
-                inv_t = 0.5 * (scores[0] + scores[1])
-            t = 1.0 / inv_t
+            p, t = _choose(rows, lam, Q, offsets[tau], regularise, weights)
             dsyr(t, rows.U[p], a=A, overwrite_a=True)
-            weight = t * shrink / r
-            if p in slot:
-                weights[slot[p]] += weight
-            else:
-                slot[p] = len(picks)
-                picks.append(p)
-                weights.append(weight)
-                rows.mark_picked(p)
-
-    # Undo the scaling of the rows: v = 2^e u has weight 4^-e t_u, i.e. scale
-    # 2^-e sqrt(t_u (1 - sqrt(ell/r)) / r).
-    features = rows.index[picks]
-    scales = np.sqrt(weights)
-    scales *= np.ldexp(1.0, -rows.exponent[features])
-    return Selection._of_distinct(features, scales, d)
+            picks.add(p, t)
+    return picks.selection(d)
