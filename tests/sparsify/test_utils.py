@@ -73,3 +73,21 @@ def test_signed_labels_follow_scikit_learn_positive_class():
     classes = np.unique(y)
     expected = LabelBinarizer(neg_label=-1).fit(y).transform(y).ravel()  # classes_[1] -> +1
     np.testing.assert_array_equal(utils.signed_labels(y, classes), expected)
+
+
+def test_one_blas_thread_limits_and_restores_the_thread_counts():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from sparsify.utils import one_blas_thread
+
+    def blas_threads():
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    with threadpool_limits(2, user_api="blas"):
+        before = blas_threads()
+        with one_blas_thread():
+            assert blas_threads() == [1] * len(before)
+        assert blas_threads() == before
+        with pytest.raises(RuntimeError), one_blas_thread():  # restored on an exception too
+            raise RuntimeError
+        assert blas_threads() == before
