@@ -37,7 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lu_factor, lu_solve
 
-from sparsify.utils import column_norms
+from sparsify.utils import column_norms, one_blas_thread
 
 from ..certificates import GAP_TOLERANCE, l1_svm_certificate
 from ..exceptions import SolverError
@@ -160,7 +160,8 @@ def l1_svm_path(
         max_steps=max_steps,
         return_path=return_path,
     )
-    return _HingeHomotopy(problem).run()
+    with one_blas_thread():  # each step is a few small dense solves
+        return _HingeHomotopy(problem).run()
 
 
 @dataclass

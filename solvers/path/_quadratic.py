@@ -56,6 +56,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sparsify.utils import one_blas_thread
+
 from ..exceptions import SolverError
 from ._cholesky import UpdatableCholesky
 from ._steps import PathEnd, PathRecorder, steps_to_zero
@@ -111,7 +113,8 @@ def quadratic_path(problem, *, margin_rows):
     -------
     Path
     """
-    return _QuadraticHomotopy(problem, margin_rows).run()
+    with one_blas_thread():  # each step is a few small dense solves and rank-one updates
+        return _QuadraticHomotopy(problem, margin_rows).run()
 
 
 class _QuadraticHomotopy:
