@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from sparsify.utils import column_norms
+from sparsify.utils import column_norms, one_blas_thread
 
 from ._polish import refit_on_support
 from .certificates import GAP_TOLERANCE, lasso_certificate, svm2_certificate
@@ -170,9 +170,10 @@ def solve_active_set(
     for rounds in range(1, MAX_ROUNDS + 1):
         block = X[:, working]
         block = block.toarray() if sp.issparse(block) else np.asarray(block)
-        coef_w, intercept, certified, iterations = _solve_restricted(
-            block, y, lam, weights[working], loss, s, coef[working], intercept
-        )
+        with one_blas_thread():  # many small dense products: no thread wake-ups
+            coef_w, intercept, certified, iterations = _solve_restricted(
+                block, y, lam, weights[working], loss, s, coef[working], intercept
+            )
         total_iterations += iterations
         coef = np.zeros(d)
         coef[working] = coef_w
