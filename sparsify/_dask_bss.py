@@ -34,7 +34,9 @@ from .bss import (
     _BLOCK_ROWS,
     _TIE_NORM_RATIO,
     _barrier_weights,
+    _exact_t,
     _one_blas_thread,
+    _regularised_t,
     _Rows,
     _setup,
     _spectrum,
@@ -186,10 +188,22 @@ def bss_dask(V, r, *, gamma=0.01):
     ------
     ValueError
         If V is not orthonormal, r <= ell or gamma is not a finite float >= 0.
+    TypeError
+        If r is not an integer.
 
     See Also
     --------
-    sparsify.bss : the in-memory version, whose helpers this one calls.
+    sparsify.bss : The in-memory version, whose helpers this one calls.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> from sparsify import bss
+    >>> from sparsify._dask_bss import bss_dask
+    >>> V = np.linalg.qr(np.random.default_rng(0).standard_normal((40, 3)))[0]
+    >>> sel = bss_dask(da.from_array(V, chunks=(10, -1)), 8)
+    >>> bool(np.array_equal(sel.indices, bss(V, 8).indices))
+    True
     """
     import dask
 
@@ -204,22 +218,16 @@ def bss_dask(V, r, *, gamma=0.01):
     weights = np.empty(r)
     exponents = np.empty(r, dtype=np.intp)
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
-    with _one_blas_thread():
+    with _one_blas_thread(ell):
         for tau in range(r):
             lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
             HT = _barrier_weights(lam, offsets[tau] if regularise else offsets[tau, :1]).T
             choices, closest = _iteration(chunks, Q, HT, np.unique(picks[:tau]))
             pick = _pick(choices, 1) if regularise else None
-            if pick is not None:
-                scores = pick.scores[0]
-                inv_t = 0.5 * (scores[2] + scores[3])
-                if not (scores[1] <= inv_t <= scores[0]):
-                    pick = None
-            if pick is None:
+            t = None if pick is None else _regularised_t(pick.scores[0].tolist())
+            if t is None:
                 pick = _pick(choices, 0) or closest
-                scores = pick.scores[0]
-                inv_t = 0.5 * (scores[0] + scores[1])
-            t = 1.0 / inv_t
+                t = _exact_t(pick.scores[0].tolist())
             dsyr(t, pick.u[0], a=A, overwrite_a=True)
             picks[tau], weights[tau], exponents[tau] = pick.feature[0], t, pick.exponent[0]
 

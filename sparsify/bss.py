@@ -15,7 +15,6 @@ One iteration of Algorithm 1 is four steps, each a function or method below:
 """
 
 import math
-from bisect import insort
 from contextlib import contextmanager
 from functools import cache
 from numbers import Integral
@@ -39,6 +38,12 @@ _ILL_CONDITIONED = 1e8
 # _BLOCK_ROWS (a block that stays in cache).
 _FIRST_BLOCK_ROWS = 32
 _BLOCK_ROWS = 1024
+# Up to this width every product BSS makes ((1024 x ell)(ell x ell): at most
+# 2^18 multiply-adds) is below OpenBLAS's threshold for threading a GEMM
+# (65536 x GEMM_MULTITHREAD_THRESHOLD = 2^18), and so are the BLAS calls of the
+# ell x ell eigendecomposition: BLAS runs on one thread without a limit, whose
+# calls into each BLAS library (set, then restore, its thread count) are saved.
+_UNTHREADED_ELL = 16
 # Relative tolerance under which two squared row norms count as a tie, and the
 # ratio of norms it means.
 _TIE_RTOL = 1e-9
@@ -114,13 +119,15 @@ def _blas_libraries():
 
 
 @contextmanager
-def _one_blas_thread():
+def _one_blas_thread(ell=None):
     """Run BLAS on one thread inside the block (threadpoolctl's limit, without its overhead).
 
-    Only the libraries running more than one thread are limited (and restored).
+    Only the libraries running more than one thread are limited (and restored),
+    and none when ``ell <= _UNTHREADED_ELL`` (BLAS does not thread products
+    that small).
     """
     limited = []
-    for lib in _blas_libraries():
+    for lib in _blas_libraries() if ell is None or ell > _UNTHREADED_ELL else ():
         threads = lib.num_threads
         if threads > 1:
             lib.set_num_threads(1)
@@ -312,9 +319,6 @@ class _Rows:
         self.tied_next = self.norms[1:] >= self.norms[:-1] * _TIE_NORM_RATIO
         self.fresh = np.ones(self.size, dtype=bool)
         self.first_fresh = 0
-        # Picked positions after first_fresh, ascending: a scan for a fresh row
-        # masks its block only where one of them lies.
-        self._picked_ahead = []
         self._block = np.empty((min(self.size, _BLOCK_ROWS), V.shape[1]))
 
     def scores(self, U, Q, HT):
@@ -365,19 +369,22 @@ class _Rows:
             Its scores (None if p = -1).
         """
         low, up = 2 * pair, 2 * pair + 1
+        size, fresh = self.size, self.fresh
         for fresh_only in (True, False):
             lo = self.first_fresh if fresh_only else 0
             rows = _FIRST_BLOCK_ROWS
-            while lo < self.size:
-                hi = min(lo + rows, self.size)
+            while lo < size:
+                hi = min(lo + rows, size)
                 scores = self.scores(self.U[lo:hi], Q, HT)
                 pool = scores[:, up] <= scores[:, low]
-                if fresh_only and self._picked_ahead and self._picked_ahead[0] < hi:
-                    pool &= self.fresh[lo:hi]
                 j = int(pool.argmax())
+                if fresh_only and pool[j] and not fresh[lo + j]:
+                    # The first admissible row was picked before: mask the picked ones.
+                    pool &= fresh[lo:hi]
+                    j = int(pool.argmax())
                 if pool[j]:
                     p = lo + j
-                    if p + 1 == self.size or not self.tied_next[p]:
+                    if p + 1 == size or not self.tied_next[p]:
                         return p, scores[j]
                     return self._lowest_index_tie(Q, HT, pair, p, scores[j], fresh_only)
                 lo, rows = hi, min(2 * rows, _BLOCK_ROWS)
@@ -433,14 +440,8 @@ class _Rows:
     def mark_picked(self, p):
         """Record the first pick of sorted row p."""
         self.fresh[p] = False
-        if p != self.first_fresh:
-            insort(self._picked_ahead, p)
-            return
-        fresh, size, ahead = self.fresh, self.size, self._picked_ahead
-        while self.first_fresh < size and not fresh[self.first_fresh]:
+        while self.first_fresh < self.size and not self.fresh[self.first_fresh]:
             self.first_fresh += 1
-        while ahead and ahead[0] < self.first_fresh:
-            ahead.pop(0)
 
 
 class _Picks:
@@ -480,9 +481,10 @@ class _Picks:
 
         Row v = 2^e u has weight 4^-e t_u, i.e. scale ``2^-e sqrt(t_u (1 - sqrt(ell/r)) / r)``.
         """
-        features = self._rows.index[self._positions]
+        rows = self._rows
+        features = rows.index.take(self._positions)
         scales = np.sqrt(self._weights)
-        scales *= np.ldexp(1.0, -self._rows.exponent[features])
+        scales *= np.ldexp(1.0, -rows.exponent.take(features))
         return Selection._of_distinct(features, scales, d)
 
 
@@ -737,7 +739,7 @@ def bss(V, r, *, gamma=0.01):
     rows = _Rows(V)
     picks = _Picks(rows, (1.0 - math.sqrt(ell / r)) / r)
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
-    with _one_blas_thread():
+    with _one_blas_thread(ell):
         for tau in range(r):
             lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
             p, t = _choose(rows, lam, Q, offsets[tau], regularise, weights)

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.linalg import solve_triangular
+from sklearn.utils._param_validation import InvalidParameterError
 
 from sparsify import Selection, bss, bss_bounds, spectral_distortion
 from sparsify._validation import check_X
@@ -248,6 +249,23 @@ def test_bss_bounds_closed_form():
     assert lo == pytest.approx(0.25) and hi == pytest.approx(2.25)
     with pytest.raises(ValueError, match="r"):
         bss_bounds(4, 4)
+
+
+@pytest.mark.parametrize(
+    "ell, r, name",
+    [(0, 5, "ell"), (2.5, 5, "ell"), ("3", 5, "ell"), (None, 5, "ell"), (3, 0, "r"), (3, 7.0, "r")],
+)
+def test_bss_bounds_bad_argument_raises_invalid_parameter_error_naming_it(ell, r, name):
+    with pytest.raises(InvalidParameterError, match=f"'{name}' parameter of bss_bounds"):
+        bss_bounds(ell, r)
+
+
+def test_bss_bounds_r_must_exceed_ell_and_no_bools():
+    # The bound that ties r to ell (Lemma 1 needs r > ell) is checked after validate_params.
+    with pytest.raises(ValueError, match="r must be an integer > 3; got r=3"):
+        bss_bounds(3, 3)
+    with pytest.raises(TypeError, match="ell must be an integer"):
+        bss_bounds(True, 5)
 
 
 def test_input_not_modified():
