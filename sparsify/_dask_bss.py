@@ -35,13 +35,13 @@ from .bss import (
     _TIE_NORM_RATIO,
     _barrier_weights,
     _exact_t,
-    _one_blas_thread,
     _regularised_t,
     _Rows,
     _setup,
     _spectrum,
 )
 from .selection import Selection
+from .utils import one_blas_thread
 
 __all__ = ["bss_dask"]
 
@@ -218,7 +218,7 @@ def bss_dask(V, r, *, gamma=0.01):
     weights = np.empty(r)
     exponents = np.empty(r, dtype=np.intp)
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
-    with _one_blas_thread(ell):
+    with one_blas_thread():
         for tau in range(r):
             lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
             HT = _barrier_weights(lam, offsets[tau] if regularise else offsets[tau, :1]).T

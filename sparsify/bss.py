@@ -15,7 +15,6 @@ One iteration of Algorithm 1 is four steps, each a function or method below:
 """
 
 import math
-from contextlib import contextmanager
 from functools import cache
 from numbers import Integral
 
@@ -23,11 +22,11 @@ import numpy as np
 from scipy.linalg.blas import dsyr
 from scipy.linalg.lapack import dsyevd
 from sklearn.utils._param_validation import Interval, validate_params
-from threadpoolctl import ThreadpoolController
 
 from ._dask import is_dask
 from ._validation import check_n_select, check_orthonormal
 from .selection import Selection
+from .utils import one_blas_thread
 
 __all__ = ["bss", "bss_bounds"]
 
@@ -38,12 +37,6 @@ _ILL_CONDITIONED = 1e8
 # _BLOCK_ROWS (a block that stays in cache).
 _FIRST_BLOCK_ROWS = 32
 _BLOCK_ROWS = 1024
-# Up to this width every product BSS makes ((1024 x ell)(ell x ell): at most
-# 2^18 multiply-adds) is below OpenBLAS's threshold for threading a GEMM
-# (65536 x GEMM_MULTITHREAD_THRESHOLD = 2^18), and so are the BLAS calls of the
-# ell x ell eigendecomposition: BLAS runs on one thread without a limit, whose
-# calls into each BLAS library (set, then restore, its thread count) are saved.
-_UNTHREADED_ELL = 16
 # Relative tolerance under which two squared row norms count as a tie, and the
 # ratio of norms it means.
 _TIE_RTOL = 1e-9
@@ -110,33 +103,6 @@ def bss_bounds(ell, r):
     r = check_n_select(r, name="r", low=ell)
     root = math.sqrt(ell / r)
     return (1.0 - root) ** 2, (1.0 + root) ** 2
-
-
-@cache
-def _blas_libraries():
-    """threadpoolctl's controllers of the loaded BLAS libraries (found once: about 0.4 ms)."""
-    return [lib for lib in ThreadpoolController().lib_controllers if lib.user_api == "blas"]
-
-
-@contextmanager
-def _one_blas_thread(ell=None):
-    """Run BLAS on one thread inside the block (threadpoolctl's limit, without its overhead).
-
-    Only the libraries running more than one thread are limited (and restored),
-    and none when ``ell <= _UNTHREADED_ELL`` (BLAS does not thread products
-    that small).
-    """
-    limited = []
-    for lib in _blas_libraries() if ell is None or ell > _UNTHREADED_ELL else ():
-        threads = lib.num_threads
-        if threads > 1:
-            lib.set_num_threads(1)
-            limited.append((lib, threads))
-    try:
-        yield
-    finally:
-        for lib, threads in limited:
-            lib.set_num_threads(threads)
 
 
 def _barrier_offsets(r, ell, gamma):
@@ -739,7 +705,7 @@ def bss(V, r, *, gamma=0.01):
     rows = _Rows(V)
     picks = _Picks(rows, (1.0 - math.sqrt(ell / r)) / r)
     A = np.zeros((ell, ell), order="F")  # upper triangle only, updated in place by dsyr
-    with _one_blas_thread(ell):
+    with one_blas_thread():  # many small products: no thread wake-ups
         for tau in range(r):
             lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
             p, t = _choose(rows, lam, Q, offsets[tau], regularise, weights)
