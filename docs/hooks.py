@@ -103,3 +103,19 @@ def on_post_build(config, **kwargs):
     _rendered_ids.clear()
     if missing:
         raise PluginError("public names without API documentation:\n  " + "\n  ".join(missing))
+
+
+def on_pre_build(config, **kwargs):
+    """Draw the figures of the guides into ``docs/_figures/`` (``examples/figures.py``).
+
+    Runs before the docs folder is read, so the pages' image links resolve; figures
+    newer than their sources are kept as they are.
+    """
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(config["config_file_path"]).parent / "examples" / "figures.py"
+    spec = importlib.util.spec_from_file_location("docs_figures", script)
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    figures.generate(Path(config["docs_dir"]) / "_figures")
