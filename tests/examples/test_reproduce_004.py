@@ -1,11 +1,16 @@
 """examples/reproduce_004.py (004 sec. 4, Tables 1-5) in its --quick mode."""
 
 import importlib.util
+import warnings
 from pathlib import Path
 
+import cvxpy as cp
 import numpy as np
 import pytest
+from sklearn.svm import LinearSVC
 
+from solvers.exceptions import PathWarning
+from solvers.path import svm2_path
 from sparsify.datasets import load_ionosphere, load_wdbc
 
 spec = importlib.util.spec_from_file_location(
@@ -15,6 +20,8 @@ reproduce_004 = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(reproduce_004)
 
 WEIGHTED = ("hybrid", "RS(50%)", "RS(100)", "RS(50)")
+C_GRID = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0)  # 004 sec. 4
+GAMMAS = (1.0, 2.0, 4.0)  # 004 sec. 4
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +136,77 @@ def test_a_new_run_keeps_the_hand_written_discussion(tmp_path):
     plain = tmp_path / "plain.md"
     reproduce_004.write_doc(plain, "tables\n")
     assert plain.read_text() == "tables\n"
+
+
+# ---------------------------------------------------------------- the hybrid SVM2 of Table 5
+def _error(coef, intercept, X, y):
+    return float(np.mean(np.where(X @ coef + intercept >= 0, 1.0, -1.0) != y))
+
+
+def _squared_hinge_l2(C, X, y):
+    """The 2-norm SVM ``1/2 ||w||^2 + C sum_i [1 - y_i f_i]_+^2`` by scikit-learn:
+    LinearSVC penalises the intercept as a feature of value intercept_scaling, so a
+    large one leaves it (nearly) unpenalised, as in 004 eq. 5's beta(l2)."""
+    model = LinearSVC(C=C, loss="squared_hinge", intercept_scaling=1e3, tol=1e-10, max_iter=10**6)
+    model.fit(X, y)
+    return model.coef_[0], model.intercept_[0]
+
+
+def _weighted_svm2(X, y, weights, lams):
+    """004 eq. 5, ``sum_i [1 - y_i f_i]_+^2 + lam sum_j W_j |w_j|``, by CVXPY at each lam.
+
+    Solved for ``v = W w`` (the plain SVM2 on the columns ``X_j / W_j``), which stays
+    well scaled when the weights span many orders of magnitude (gamma = 4).
+    """
+    scaled = X / weights
+    v, b, lam = cp.Variable(X.shape[1]), cp.Variable(), cp.Parameter(nonneg=True)
+    loss = cp.sum_squares(cp.pos(1 - cp.multiply(y, scaled @ v + b)))
+    problem = cp.Problem(cp.Minimize(loss + lam * cp.norm1(v)))
+    solutions = []
+    for value in lams:
+        lam.value = value
+        problem.solve(solver="CLARABEL")
+        solutions.append((v.value / weights, float(b.value)))
+    return solutions
+
+
+@pytest.mark.parametrize("split", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_hybrid_svm2_matches_an_independent_fit_on_wdbc(split):
+    # 004 sec. 4: beta(l2) the 2-norm SVM2 of the best C in {0.1, ..., 10} on the
+    # validation data, W = |beta|^-gamma, the weighted SVM2 at the breakpoint best on
+    # the validation data. Recomputed with scikit-learn (beta) and CVXPY (the weighted
+    # SVM2 at the lam chosen and at every 15th breakpoint of each gamma's path).
+    data, _, _ = reproduce_004.real_data("WDBC", split, seed=0)
+    X, y, X_val, y_val, X_test, y_test = data
+    accuracy = [1 - _error(*_squared_hinge_l2(C, X, y), X_val, y_val) for C in C_GRID]
+    C = C_GRID[int(np.argmax(accuracy))]  # ties: the first C
+    _, C_example = reproduce_004.two_norm("svm2", *data)
+    assert C_example == C
+    hybrid = reproduce_004.hybrid("svm2", *data, C)
+    assert hybrid.params["C"] == C and hybrid.params["gamma"] in GAMMAS
+
+    beta = _squared_hinge_l2(C, X, y)[0]
+    weights = np.abs(beta) ** -hybrid.params["gamma"]
+    lam = hybrid.params["lam"]
+    ((coef, intercept),) = _weighted_svm2(X, y, weights, [lam])
+    assert _error(coef, intercept, X_test, y_test) == hybrid.error
+    assert 1 - _error(coef, intercept, X_val, y_val) == hybrid.val_accuracy
+    np.testing.assert_array_equal(np.flatnonzero(np.abs(coef) > 1e-6), hybrid.support)
+
+    # (gamma, lam) is the best pair on the validation data, ties to the smallest gamma
+    # and then the largest lam: no breakpoint of any gamma's path does better, and none
+    # that comes first in that order does as well (every 15th breakpoint checked).
+    for gamma in GAMMAS:
+        weights = np.abs(beta) ** -gamma
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PathWarning)
+            breakpoints = svm2_path(X, y, weights).lams[::15]
+        fits = _weighted_svm2(X, y, weights, breakpoints)
+        for other, (w, b) in zip(breakpoints, fits, strict=True):
+            val_accuracy = 1 - _error(w, b, X_val, y_val)
+            assert val_accuracy <= hybrid.val_accuracy
+            first = gamma < hybrid.params["gamma"] or (
+                gamma == hybrid.params["gamma"] and other > lam * (1 + 1e-9)
+            )
+            if first:
+                assert val_accuracy < hybrid.val_accuracy
