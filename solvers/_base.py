@@ -503,6 +503,8 @@ class WeightedL1Penalty:
     #: The loss of :func:`solvers._active_set.solve_active_set` ("squares" or
     #: "squared_hinge") when the ``"ACTIVE_SET"`` backend solves this model, else None.
     _ACTIVE_SET_LOSS = None
+    #: ``"ACTIVE_SET"`` heads the default chain only for lam at least this times lam_max.
+    _ACTIVE_SET_MIN_RATIO = None
 
     def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
         self.lam = lam
@@ -615,12 +617,17 @@ class WeightedL1Penalty:
         SVM2, eq. 7, whose squared hinge is ``(y_i - f_i)^2`` at that point).
         """
         weights = self._kept_weights
-        if not self._CLOSED_FORM_ZERO or np.any(weights == 0):
+        if not self._CLOSED_FORM_ZERO:
             return False
         s = self._weights_or_ones(X.shape[0])
         intercept = float(np.average(y, weights=s))
         correlations = 2.0 * np.abs(np.asarray(X.T @ (s * (y - intercept))).ravel())
-        if np.any(correlations > self.lam * weights):
+        positive = weights > 0
+        # lam_max when every weight is positive (an estimate of it otherwise), for _chain.
+        self._zero_lam_max = float(
+            np.max(correlations[positive] / weights[positive], initial=0.0)
+        )
+        if not positive.all() or self.lam < self._zero_lam_max:
             return False
         self._set_solution(X, y, np.zeros(X.shape[1]), intercept)
         certificate = self._certificate(X, y)
@@ -666,8 +673,19 @@ class WeightedL1Penalty:
         return ["HOMOTOPY", *backends] if self._PATH_FIRST else [*backends, "HOMOTOPY"]
 
     def _active_set_first(self, X):
-        """Whether ``"ACTIVE_SET"`` heads the default chain (unweighted): many features."""
-        return self._ACTIVE_SET_LOSS is not None and _many_features(X)
+        """Whether ``"ACTIVE_SET"`` heads the default chain (unweighted).
+
+        With many features and lam at least ``_ACTIVE_SET_MIN_RATIO`` lam_max. Below
+        that FISTA's iterations grow faster than the path's breakpoints: on 200 x
+        10000 and 200 x 50000 count data the working set beat the path 1.3-3x down
+        to 0.1 lam_max (SVM2) and 0.01 lam_max (lasso), and lost 2-6x at a third and
+        a tenth of those.
+        """
+        return (
+            self._ACTIVE_SET_LOSS is not None
+            and _many_features(X)
+            and self.lam >= self._ACTIVE_SET_MIN_RATIO * self._zero_lam_max
+        )
 
     @classmethod
     def lam_max(cls, X, y, weights=None):

@@ -103,6 +103,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     _CLOSED_FORM_ZERO = True
     _PATH_FIRST = True
     _ACTIVE_SET_LOSS = "squares"
+    _ACTIVE_SET_MIN_RATIO = 0.005
     path = staticmethod(lasso_path)
 
     def _build_problem(self, X, y):

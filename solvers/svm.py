@@ -903,6 +903,7 @@ class SVM2(_WeightedL1SVM):
     _CLOSED_FORM_ZERO = True
     _PATH_FIRST = True
     _ACTIVE_SET_LOSS = "squared_hinge"
+    _ACTIVE_SET_MIN_RATIO = 0.05
     path = staticmethod(svm2_path)
 
     def _build_problem(self, X, y):
