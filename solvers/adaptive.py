@@ -21,7 +21,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -205,6 +205,7 @@ class _RSStream:
             cap=self.cap,
         )
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, X_val=None, y_val=None):
         """RS weights on X, y (004 Algorithm 1), then the weighted model.
 
@@ -231,10 +232,10 @@ class _RSStream:
             A hyperparameter is out of range, y of a classifier does not hold exactly
             two classes, or only one of ``X_val`` and ``y_val`` is given.
         """
-        self._validate_params()
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
         return self._fit_weighted(X, y, X_val, y_val, self._rs_weights(X, y, X_val, y_val))
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, X_val=None, y_val=None):
         """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
 
@@ -266,8 +267,6 @@ class _RSStream:
             earlier frames'.
         """
         first = not hasattr(self, "weights_")
-        if first:
-            self._validate_params()
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=first)
         weights = self._rs_weights(X, y, X_val, y_val)
         if not first:
@@ -385,6 +384,7 @@ class HybridSVM(_BinaryClassifier):
     def _base(self):
         return self.base
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, X_val=None, y_val=None):
         """Hybrid weights from the best 2-norm SVM, then the weighted model.
 
@@ -411,7 +411,6 @@ class HybridSVM(_BinaryClassifier):
             A hyperparameter is out of range, y does not hold exactly two classes, or
             only one of ``X_val`` and ``y_val`` is given.
         """
-        self._validate_params()
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
         coef, self.C_ = _best_l2_model(
             X,

@@ -19,7 +19,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
@@ -72,6 +72,7 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
     def __init__(self, *, n_features=None):
         self.n_features = n_features
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the selection from X (n_samples x n_features, dense or CSR/CSC).
 
@@ -98,7 +99,6 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
             X is not a finite, non-empty 2-D array, or the selector's own
             conditions fail (e.g. n_features above the number of features).
         """
-        self._validate_params()
         X = self._check_input(X, reset=True)
         self.selection_ = self._select(X, y)
         self.indices_ = self.selection_.indices
