@@ -283,16 +283,30 @@ def _balance(a, y):
     return a
 
 
-def _nearly_free(X, lam, weights, dual_norm):
+def _nearly_free(X, lam, weights, dual_norm, norms=None):
     """Features whose bound ``lam W_j`` is 0 or negligible beside ``||X_j|| ||a||``.
 
     Scaling a dual point into ``|X_j'a| <= lam W_j`` would shrink it to nothing for
     them (a weight of 1e-12 after a column at 1e12 was equilibrated): their
-    constraint is met by projection instead, as for unpenalised features.
+    constraint is met by projection instead, as for unpenalised features. ``norms``:
+    the column norms of X, when the caller has them.
     """
     finite = np.isfinite(weights)
     bound = lam * np.where(finite, weights, np.inf)
-    return np.flatnonzero(finite & (bound <= _FREE_RTOL * column_norms(X) * dual_norm))
+    norms = column_norms(X) if norms is None else norms
+    return np.flatnonzero(finite & (bound <= _FREE_RTOL * norms * dual_norm))
+
+
+def _given_norms(X, norms):
+    """The column norms of X: ``norms`` when the caller has them (shape checked), else computed."""
+    if norms is None:
+        return column_norms(X)
+    norms = np.asarray(norms, dtype=np.float64)
+    if norms.shape != (X.shape[1],):
+        raise ValueError(
+            f"norms must have shape ({X.shape[1]},), one per feature of X; got {norms.shape}."
+        )
+    return norms
 
 
 def _infeasibility(M, a):
@@ -711,7 +725,16 @@ def _best_scaled_value(linear, quadratic):
 
 
 def lasso_certificate(
-    X, y, coef, intercept, lam, weights=None, *, sample_weight=None, tolerance=GAP_TOLERANCE
+    X,
+    y,
+    coef,
+    intercept,
+    lam,
+    weights=None,
+    *,
+    sample_weight=None,
+    tolerance=GAP_TOLERANCE,
+    norms=None,
 ):
     """Certify ``(coef, intercept)`` for the weighted lasso (004 eq. 3).
 
@@ -743,6 +766,10 @@ def lasso_certificate(
         ``s_i >= 0`` multiplying sample i's squared residual (default 1).
     tolerance : float, default=GAP_TOLERANCE
         Tolerance of ``Certificate.holds`` on the relative gap.
+    norms : ndarray of shape (n_features,), optional
+        The column norms of X, when the caller has them
+        (:func:`sparsify.utils.column_norms`): a pass over X fewer. They only scale
+        the KKT violation and pick the nearly free features; the gap does not use them.
 
     Returns
     -------
@@ -754,8 +781,8 @@ def lasso_certificate(
     ValueError
         If X is not 2-D, y not of shape (n_samples,), coef not of shape (n_features,),
         coef or intercept not finite, lam not a finite number > 0, weights not
-        n_features numbers >= 0 or +inf, or sample_weight not n_samples finite numbers
-        >= 0, not all 0.
+        n_features numbers >= 0 or +inf, sample_weight not n_samples finite numbers
+        >= 0, not all 0, or norms not of shape (n_features,).
 
     See Also
     --------
@@ -784,9 +811,10 @@ def lasso_certificate(
     residual = y - _fitted(X, coef, intercept)
     primal = s @ (residual * residual) + _l1_penalty(lam, weights, coef)
     u = 2.0 * s * (residual - (s @ residual) / s.sum())
-    norms = column_norms(X)
-    kkt = _l1_kkt(_correlations(X, u), coef, lam, weights, norms, np.linalg.norm(u))
-    free = _nearly_free(X, lam, weights, np.linalg.norm(u))
+    norms = _given_norms(X, norms)
+    correlations = _correlations(X, u)
+    kkt = _l1_kkt(correlations, coef, lam, weights, norms, np.linalg.norm(u))
+    free = _nearly_free(X, lam, weights, np.linalg.norm(u), norms)
     if free.size:
         columns = X[:, free]
         columns = columns.toarray() if sp.issparse(columns) else columns
@@ -795,7 +823,7 @@ def lasso_certificate(
         root = np.sqrt(s)
         scaled_u = np.divide(u, root, out=np.zeros_like(u), where=root > 0)
         u = u - s * (Z @ np.linalg.lstsq(root[:, None] * Z, scaled_u, rcond=None)[0])
-    correlations = _correlations(X, u)
+        correlations = _correlations(X, u)
     t_max = _dual_scaling(correlations, lam, weights)
     # Dual along the ray t u: t (u'r + (X'u)'b + b0 1'u) - t^2 sum_i u_i^2 / (4 s_i),
     # for 0 <= t <= t_max.
@@ -878,17 +906,11 @@ def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLE
     False
     """
     X, y, coef, _ = _prepare(X, y, coef, 0.0, labels=False)
-    if norms is not None and np.shape(norms) != coef.shape:
-        raise ValueError(
-            f"norms must have shape {coef.shape}, one per feature of X; got {np.shape(norms)}."
-        )
     if not lam >= 0:
         raise ValueError(f"lam must be >= 0; got lam={lam}.")
     if sample_weight is not None:
         X, y = scale_rows(X, y, _sample_weights(sample_weight, X.shape[0]))
-    if norms is None:
-        norms = column_norms(X)
-    norms = np.asarray(norms, dtype=np.float64)
+    norms = _given_norms(X, norms)
     certificate = _ridge_gap(X, y, coef, lam, tolerance, np.float64, norms)
     if not certificate.holds and np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
         certificate = _ridge_gap(X, y, coef, lam, tolerance, np.longdouble, norms)
