@@ -205,15 +205,16 @@ class CvxpyEstimator(BaseEstimator):
                 self.solve_attempts_,
             )
 
-    def _certify(self, X, y):
+    def _certify(self, X, y, certificate=None):
         """The certificate of the fitted attributes; polished first if the backend's fails.
 
-        ``_certificate(X, y)`` certifies the fitted attributes; when it fails and the
-        estimator has ``_polish(X, y)`` (the exact solution on the pattern the backend
-        found, :mod:`solvers._polish`), the polished point is kept if its gap is
-        smaller, the backend's point otherwise.
+        ``_certificate(X, y)`` certifies the fitted attributes (unless ``certificate``,
+        theirs, is given); when it fails and the estimator has ``_polish(X, y)`` (the
+        exact solution on the pattern the backend found, :mod:`solvers._polish`), the
+        polished point is kept if its gap is smaller, the backend's point otherwise.
         """
-        certificate = self._certificate(X, y)
+        if certificate is None:
+            certificate = self._certificate(X, y)
         if certificate.holds or not hasattr(self, "_polish"):
             return certificate
         saved = {k: v for k, v in self.__dict__.items() if k.endswith("_") and k[0] != "_"}
@@ -517,24 +518,34 @@ class WeightedL1Penalty:
         return check_penalty_weights(self.weights, X.shape[1])
 
     def _fit_penalised(self, X, y):
-        """Solve on the features of finite weight; the excluded ones get coefficient 0.
-
-        Above lam_max the closed form; with many more features than samples and a
-        chain that does not start with the exact path, a working set of features
-        (:meth:`_solve_on_feature_working_set`); otherwise
-        :meth:`_solve_all` (which a subclass may reduce, e.g. the lasso through the
-        d x d Gram matrix when n > d).
-        """
+        """Solve on the features of finite weight; the excluded ones get coefficient 0."""
         weights = self._penalty_weights(X, y)
         kept = np.flatnonzero(np.isfinite(weights))
         X_kept = X if kept.size == X.shape[1] else X[:, kept]
+        coef = np.zeros(X.shape[1])
+        coef[kept] = self._fit_kept(X_kept, y, weights[kept])
+        self.coef_ = coef
+
+    def _fit_kept(self, X, y, weights):
+        """The coefficients of the problem on the columns of X, whose weights are finite.
+
+        The columns are equilibrated first. Above lam_max the closed form; with many
+        more features than samples and a chain that does not start with the exact
+        path, a working set of features (:meth:`_solve_on_feature_working_set`);
+        otherwise :meth:`_solve_all`. A subclass may reduce the problem before this
+        (the lasso through the d x d Gram matrix when n > d).
+
+        Returns
+        -------
+        ndarray of shape (X.shape[1],)
+        """
         # Equilibrate: with c_j = s_j b_j the columns X_j / s_j have unit norm and the
         # weights become W_j / s_j; the problem (and its certificate) is the same, but
         # a backend no longer sees a column at 1e12 beside one at 1 (a Unix timestamp).
-        scales = column_norms(X_kept)
+        scales = column_norms(X)
         scales[scales == 0] = 1.0
-        X_unit = X_kept @ sp.diags(1.0 / scales) if sp.issparse(X_kept) else X_kept / scales
-        self._kept_weights = weights[kept] / scales
+        X_unit = X @ sp.diags(1.0 / scales) if sp.issparse(X) else X / scales
+        self._kept_weights = weights / scales
         if not self._solve_zero(X_unit, y):
             # The exact path follows its own active set (screening the others), so it
             # needs no working set around it.
@@ -542,9 +553,7 @@ class WeightedL1Penalty:
                 self._solve_on_feature_working_set(X_unit, y)
             else:
                 self._solve_all(X_unit, y)
-        coef = np.zeros(X.shape[1])
-        coef[kept] = self.coef_ / scales
-        self.coef_ = coef
+        return self.coef_ / scales
 
     def _solve_all(self, X, y):
         self._solve(X, y)

@@ -1,5 +1,6 @@
 """The weighted lasso of 004 eq. (3) and the adaptive lasso (weights from an initial fit)."""
 
+from collections import namedtuple
 from numbers import Real
 
 import numpy as np
@@ -33,7 +34,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     ``Lasso(alpha=lam / (2 sum_i s_i))`` with the same ``sample_weight`` (scikit-learn
     rescales the weights to sum to n and divides the loss by 2n). When n > 2 (d + 1)
     the weighted problem is reduced exactly to an unweighted one on d + 1 rows (see
-    ``_solve_all``), which the exact path solves; otherwise the exact path, which is
+    ``_fit_kept``), which the exact path solves; otherwise the exact path, which is
     unweighted, is left out of the default chain.
 
     Parameters
@@ -122,7 +123,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
         self.objective_ = float(self._weights_or_ones(y.size) @ residual**2 + penalty)
 
-    def _certificate(self, X, y):
+    def _certificate(self, X, y, norms=None):
         return lasso_certificate(
             X,
             y,
@@ -131,6 +132,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
             self.lam,
             self._kept_weights,
             sample_weight=self._sample_weight,
+            norms=norms,
         )
 
     def _dual_vector(self, X, y):
@@ -139,41 +141,49 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
         return 2.0 * s * (residual - np.average(residual, weights=s))
 
-    def _solve_all(self, X, y):
+    def _fit_kept(self, X, y, weights):
         """With n > 2 (d + 1), the formulation on a factor of the centred Gram matrix.
 
         A square root R of the (d + 1) x (d + 1) Gram matrix of the centred data
         ``[Xc, yc]`` gives ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b. With
         sample weights s the data are centred at their s-weighted means and the rows
         scaled by ``sqrt(s_i)`` (then ``sum_i s_i (yc_i - xc_i'b)^2 = ||r - R_X b||^2``),
-        so the problem on the factor is unweighted.
+        so the problem on the factor is unweighted. Its columns are equilibrated
+        (:func:`_least_squares_factor`), as the base class does with X.
         :func:`solvers.formulations.weighted_lasso` (or the exact path, which heads the
         default chain) is solved on the 2 (d + 1) rows ``[R_X; -R_X] / sqrt(2)`` with
         targets ``[r; -r] / sqrt(2)``, whose column means are 0, so that its intercept
-        is 0 and its objective is the centred one; then ``b0 = mean(y - X b)``. One
-        O(n d^2) product replaces an O(n d) pass at every step of the path or every
-        iteration of a backend. The answer is certified on the full data; if rounding
-        in the factor spoils it, the formulation is solved on the full data instead.
+        is 0 and its objective is the centred one; then ``b0 = ybar - xbar'b`` (the
+        s-weighted means). One O(n d^2) product replaces an O(n d) pass at every step
+        of the path or every iteration of a backend, and X itself is neither copied
+        nor equilibrated. The answer is certified on the full data (one residual, the
+        column norms from the Gram matrix); if rounding in the factor spoils it, the
+        problem is solved on the full data instead.
         """
         n, d = X.shape
         if n <= 2 * (d + 1):
-            self._solve(X, y)
-            return
-        weights = self._sample_weight
-        X_factor, y_factor = _least_squares_factor(X, y, weights)
+            return super()._fit_kept(X, y, weights)
+        s = self._sample_weight
+        factor = _least_squares_factor(X, y, s)
+        scales = np.where(factor.norms > 0, factor.norms, 1.0)
+        self._kept_weights = weights / scales
         self._sample_weight = None  # the factor's problem is unweighted
         try:
-            self._solve(X_factor, y_factor)
+            if not self._solve_zero(factor.rows, factor.targets):
+                self._solve(factor.rows, factor.targets)
         finally:
-            self._sample_weight = weights
-        offsets = y - np.asarray(X @ self.coef_).ravel()
-        intercept = float(np.average(offsets, weights=self._weights_or_ones(n)))
-        self._extend(X, y, self.coef_, intercept)
-        certificate = self._certify(X, y)
-        if certificate.holds:
-            self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
-        else:
-            self._solve(X, y)
+            self._sample_weight = s
+        self._kept_weights = weights
+        self.coef_ = self.coef_ / scales
+        self.intercept_ = float(factor.y_mean - factor.x_mean @ self.coef_)
+        # The norms from the Gram matrix are X's own only without sample weights.
+        certificate = self._certificate(X, y, norms=factor.norms if s is None else None)
+        self.objective_ = certificate.primal
+        certificate = self._certify(X, y, certificate)
+        if not certificate.holds:
+            return super()._fit_kept(X, y, weights)
+        self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
+        return self.coef_
 
     def _polish(self, X, y):
         refitted = refit_on_support(
@@ -286,6 +296,10 @@ class AdaptiveLasso(WeightedLasso):
         return self.weights_
 
 
+#: The factor of :func:`_least_squares_factor`.
+_LeastSquaresFactor = namedtuple("_LeastSquaresFactor", "rows targets norms x_mean y_mean")
+
+
 def _least_squares_factor(X, y, sample_weight=None):
     """Rows ``[R_X; -R_X] / sqrt(2)`` and targets ``[r; -r] / sqrt(2)``, R of the centred [X, y].
 
@@ -296,25 +310,52 @@ def _least_squares_factor(X, y, sample_weight=None):
     negative makes every column mean 0, so an intercept fitted to these rows is 0.
     With sample weights s: the s-weighted means and the Gram matrix ``[Xc, yc]'S [Xc, yc]``
     (``sum_i s_i (yc_i - xc_i'b)^2 = ||r - R_X b||^2``).
+
+    The columns are equilibrated: the Gram matrix is divided by ``m_j m_k`` (``m_j``
+    the norm of column j, 1 for a zero column or y) before the eigendecomposition,
+    which gives the factor of the columns ``X_j / m_j`` (coefficients ``m_j b_j``):
+    a column at 1e12 beside one at 1 does not swamp it. The norms come from the Gram
+    matrix (its diagonal plus ``sum(s) xbar_j^2``), without another pass over X.
+
+    Returns
+    -------
+    _LeastSquaresFactor
+        ``rows`` (2 (d + 1), d), ``targets`` (2 (d + 1),), ``norms`` (d,): the column
+        norms ``sqrt(sum_i s_i x_ij^2)`` (of X itself without sample weights),
+        ``x_mean`` (d,) and ``y_mean``: the s-weighted means.
     """
     y = np.asarray(y, dtype=float)
     s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
+    total = s.sum()
     if sp.issparse(X):
-        means = np.asarray(X.T @ s).ravel() / s.sum()
+        x_mean = np.asarray(X.T @ s).ravel() / total
+        y_mean = float(s @ y) / total
         stacked = sp.hstack((X, sp.csr_matrix(y[:, None]))).tocsc()
-        centre = np.append(means, np.average(y, weights=s))
+        centre = np.append(x_mean, y_mean)
         gram = (stacked.T @ (sp.diags(s) @ stacked)).toarray()
-        gram -= s.sum() * np.outer(centre, centre)
+        squares = np.diag(gram)[:-1].copy()
+        gram -= total * np.outer(centre, centre)
     else:
         centred = np.empty((X.shape[0], X.shape[1] + 1))
         # Weighted means as products (np.average multiplies all of X by the weights).
-        x_mean = X.mean(axis=0) if sample_weight is None else (s @ X) / s.sum()
-        y_mean = y.mean() if sample_weight is None else (s @ y) / s.sum()
+        x_mean = X.mean(axis=0) if sample_weight is None else (s @ X) / total
+        y_mean = y.mean() if sample_weight is None else (s @ y) / total
         np.subtract(X, x_mean, out=centred[:, :-1])
         np.subtract(y, y_mean, out=centred[:, -1])
         if sample_weight is not None:
             centred *= np.sqrt(s)[:, None]
         gram = centred.T @ centred
+        # ||X_j||_s^2 = ||Xc_j||_s^2 + sum(s) xbar_j^2: two terms >= 0, no cancellation.
+        squares = np.diag(gram)[:-1] + total * x_mean**2
+    norms = np.sqrt(squares)
+    scales = np.append(np.where(norms > 0, norms, 1.0), 1.0)
+    gram /= np.outer(scales, scales)
     values, vectors = np.linalg.eigh(gram)
     R = np.sqrt(np.maximum(values, 0.0) / 2.0)[:, None] * vectors.T
-    return np.vstack((R[:, :-1], -R[:, :-1])), np.concatenate((R[:, -1], -R[:, -1]))
+    return _LeastSquaresFactor(
+        np.vstack((R[:, :-1], -R[:, :-1])),
+        np.concatenate((R[:, -1], -R[:, -1])),
+        norms,
+        x_mean,
+        float(y_mean),
+    )
