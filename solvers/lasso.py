@@ -296,6 +296,10 @@ class AdaptiveLasso(WeightedLasso):
         return self.weights_
 
 
+#: Dense data without sample weights are centred implicitly, through the Gram matrix,
+#: when ``n xbar_j^2`` is at most this times ``||X_j||^2`` for every column.
+_IMPLICIT_CENTRING = 0.75
+
 #: The factor of :func:`_least_squares_factor`.
 _LeastSquaresFactor = namedtuple("_LeastSquaresFactor", "rows targets norms x_mean y_mean")
 
@@ -304,8 +308,7 @@ def _least_squares_factor(X, y, sample_weight=None):
     """Rows ``[R_X; -R_X] / sqrt(2)`` and targets ``[r; -r] / sqrt(2)``, R of the centred [X, y].
 
     ``R = sqrt(Lambda) Q'`` from the eigendecomposition ``Q Lambda Q'`` of the Gram
-    matrix of the centred ``[X, y]`` (dense X is centred before the product; sparse X
-    is not densified: its means are subtracted from the Gram matrix), so that
+    matrix of the centred ``[X, y]`` (:func:`_centred_gram`), so that
     ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b; stacking the factor with its
     negative makes every column mean 0, so an intercept fitted to these rows is 0.
     With sample weights s: the s-weighted means and the Gram matrix ``[Xc, yc]'S [Xc, yc]``
@@ -324,29 +327,7 @@ def _least_squares_factor(X, y, sample_weight=None):
         norms ``sqrt(sum_i s_i x_ij^2)`` (of X itself without sample weights),
         ``x_mean`` (d,) and ``y_mean``: the s-weighted means.
     """
-    y = np.asarray(y, dtype=float)
-    s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
-    total = s.sum()
-    if sp.issparse(X):
-        x_mean = np.asarray(X.T @ s).ravel() / total
-        y_mean = float(s @ y) / total
-        stacked = sp.hstack((X, sp.csr_matrix(y[:, None]))).tocsc()
-        centre = np.append(x_mean, y_mean)
-        gram = (stacked.T @ (sp.diags(s) @ stacked)).toarray()
-        squares = np.diag(gram)[:-1].copy()
-        gram -= total * np.outer(centre, centre)
-    else:
-        centred = np.empty((X.shape[0], X.shape[1] + 1))
-        # Weighted means as products (np.average multiplies all of X by the weights).
-        x_mean = X.mean(axis=0) if sample_weight is None else (s @ X) / total
-        y_mean = y.mean() if sample_weight is None else (s @ y) / total
-        np.subtract(X, x_mean, out=centred[:, :-1])
-        np.subtract(y, y_mean, out=centred[:, -1])
-        if sample_weight is not None:
-            centred *= np.sqrt(s)[:, None]
-        gram = centred.T @ centred
-        # ||X_j||_s^2 = ||Xc_j||_s^2 + sum(s) xbar_j^2: two terms >= 0, no cancellation.
-        squares = np.diag(gram)[:-1] + total * x_mean**2
+    gram, squares, x_mean, y_mean = _centred_gram(X, y, sample_weight)
     norms = np.sqrt(squares)
     scales = np.append(np.where(norms > 0, norms, 1.0), 1.0)
     gram /= np.outer(scales, scales)
@@ -359,3 +340,57 @@ def _least_squares_factor(X, y, sample_weight=None):
         x_mean,
         float(y_mean),
     )
+
+
+def _centred_gram(X, y, sample_weight=None):
+    """The Gram matrix of the centred ``[X, y]`` (rows scaled by ``sqrt(s_i)``), and more.
+
+    Dense X with sample weights, or whose column means are large (``n xbar_j^2 >
+    0.75 ||X_j||^2``, a Unix timestamp), is centred before the product; otherwise
+    the means are subtracted from the Gram matrix ``X'X`` (no copy of X), which
+    loses at most 2 bits: the rounding of ``X_j'X_k`` is relative to
+    ``||X_j|| ||X_k||``, at most 4 times ``||Xc_j|| ||Xc_k||`` there (y is centred
+    first). Sparse X is never densified: its means are subtracted from its Gram matrix.
+
+    Returns
+    -------
+    gram : ndarray of shape (d + 1, d + 1)
+    squares : ndarray of shape (d,)
+        ``sum_i s_i x_ij^2``.
+    x_mean : ndarray of shape (d,)
+    y_mean : float
+        The s-weighted means.
+    """
+    y = np.asarray(y, dtype=float)
+    n, d = X.shape
+    s = np.ones(n) if sample_weight is None else sample_weight
+    total = s.sum()
+    if sp.issparse(X):
+        x_mean = np.asarray(X.T @ s).ravel() / total
+        y_mean = float(s @ y) / total
+        stacked = sp.hstack((X, sp.csr_matrix(y[:, None]))).tocsc()
+        centre = np.append(x_mean, y_mean)
+        gram = (stacked.T @ (sp.diags(s) @ stacked)).toarray()
+        squares = np.diag(gram)[:-1].copy()
+        gram -= total * np.outer(centre, centre)
+        return gram, squares, x_mean, y_mean
+    # Means as products (X.mean and np.average take longer, the latter also copies X).
+    x_mean, y_mean = (s @ X) / total, float(s @ y) / total
+    if sample_weight is None:
+        gram_x = X.T @ X  # BLAS syrk on X itself: no copy
+        squares = np.diag(gram_x).copy()
+        if np.all(n * x_mean**2 <= _IMPLICIT_CENTRING * squares):
+            centred_y = y - y_mean
+            gram = np.empty((d + 1, d + 1))
+            gram[:-1, :-1] = gram_x - n * np.outer(x_mean, x_mean)
+            gram[:-1, -1] = gram[-1, :-1] = X.T @ centred_y - x_mean * centred_y.sum()
+            gram[-1, -1] = centred_y @ centred_y
+            return gram, squares, x_mean, y_mean
+    centred = np.empty((n, d + 1))
+    np.subtract(X, x_mean, out=centred[:, :-1])
+    np.subtract(y, y_mean, out=centred[:, -1])
+    if sample_weight is not None:
+        centred *= np.sqrt(s)[:, None]
+    gram = centred.T @ centred
+    # ||X_j||_s^2 = ||Xc_j||_s^2 + sum(s) xbar_j^2: two terms >= 0, no cancellation.
+    return gram, np.diag(gram)[:-1] + total * x_mean**2, x_mean, y_mean

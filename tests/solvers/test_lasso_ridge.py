@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from sklearn.linear_model import Lasso, Ridge, RidgeClassifier
 
 from solvers import RLSC, AdaptiveLasso, RidgeRegression, WeightedLasso
+from solvers.lasso import _least_squares_factor
 
 
 def _lasso(X, y, lam):
@@ -33,6 +34,40 @@ def test_weighted_lasso_matches_lasso_on_rescaled_columns(ionosphere):
     np.testing.assert_allclose(
         est.objective_, residual @ residual + 2.0 * W @ np.abs(est.coef_), rtol=1e-12
     )
+
+
+@pytest.mark.parametrize("offset", [0.0, 1.0, 1e6])
+def test_weighted_lasso_with_many_more_samples_than_features_matches_lasso(offset):
+    """n > 2 (d + 1): the lasso on a factor of the centred Gram matrix, whose means are
+    subtracted from X'X when they are small beside the column norms (offset 0 and 1)
+    and from X itself when they dwarf them (1e6, a timestamp-like column); columns at
+    1e12 and 1e-12 with weights to match are the unit-weight problem on X / c."""
+    rng = np.random.default_rng(0)
+    n, lam = 200, 20.0
+    unit = rng.standard_normal((n, 6))
+    unit[:, 0] += offset
+    y = unit @ [1.0, 0.0, -2.0, 0.5, 0.0, 1.5] + 0.5 * rng.standard_normal(n)
+    c = np.array([1.0, 1.0, 1.0, 1e12, 1e-12, 1.0])
+    X = unit * c
+    share = n * X.mean(axis=0) ** 2 / (X**2).sum(axis=0)  # of each column's squared norm
+    assert (share.max() > 0.75) == (offset > 1.0)  # the two centrings are both exercised
+    # The factor's defining identity, ||r - R_X b||^2 = ||yc - Xc b / m||^2 (m: the
+    # column norms), at random b, against centring in the test.
+    factor = _least_squares_factor(X, y)
+    np.testing.assert_allclose(factor.norms, np.linalg.norm(X, axis=0), rtol=1e-12)
+    for b in rng.standard_normal((3, 6)):
+        centred = (y - y.mean()) - (X - X.mean(axis=0)) @ (b / factor.norms)
+        reduced = factor.targets - factor.rows @ b
+        np.testing.assert_allclose(reduced @ reduced, centred @ centred, rtol=1e-9)
+    est = WeightedLasso(lam=lam, weights=c).fit(X, y)
+    ref = _lasso(unit, y, lam)
+    np.testing.assert_allclose(est.coef_ * c, ref.coef_, atol=1e-6)
+    assert est.certificate_.holds
+    residual = y - X @ est.coef_ - est.intercept_
+    objective = residual @ residual + lam * c @ np.abs(est.coef_)
+    np.testing.assert_allclose(est.objective_, objective, rtol=1e-9)
+    peer = y - unit @ ref.coef_ - ref.intercept_
+    assert objective <= (peer @ peer + lam * np.abs(ref.coef_).sum()) * (1 + 1e-9)
 
 
 def test_zero_weight_leaves_a_feature_unpenalised(ionosphere):
