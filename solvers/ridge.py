@@ -70,7 +70,7 @@ def _cholesky(A):
     return sla.cho_factor(A, overwrite_a=True, check_finite=False)
 
 
-def _cholesky_route(X, y, lam, mean=None, dual=True, squares=None):
+def _cholesky_route(X, y, lam, mean=None, dual=True, squares=None, gram=None):
     """The fast route: a Cholesky solve with the smaller Gram matrix (002 sec. 3.4).
 
     n >= d: ``(X'X + lam I) beta = X'y``; d > n: ``(XX' + lam I) x = y`` (000 eq. (1),
@@ -86,7 +86,8 @@ def _cholesky_route(X, y, lam, mean=None, dual=True, squares=None):
     a column that dwarfs the others (a Unix timestamp) would swamp them when it is
     rounded, so when d > n such columns are kept out of it (:class:`SplitGram`). The
     certificate decides whether the answer is kept. ``squares``, the squared column
-    norms of X when known, spare :func:`dominant_columns` a pass over X.
+    norms of X when known, spare :func:`dominant_columns` a pass over X; ``gram``,
+    ``X'X`` when known (n >= d, no ``mean``), the product.
 
     Returns
     -------
@@ -107,7 +108,7 @@ def _cholesky_route(X, y, lam, mean=None, dual=True, squares=None):
         return np.asarray(X @ v).ravel() - shift @ v
 
     if n >= d:
-        gram = _gram(X.T) - n * np.outer(shift, shift)
+        gram = (_gram(X.T) if gram is None else gram) - n * np.outer(shift, shift)
         factor = _cholesky(_add_to_diagonal(gram.copy(), lam))
         beta = sla.cho_solve(factor, np.asarray(X.T @ y).ravel(), check_finite=False)
         if not dual:
@@ -420,11 +421,15 @@ def ridge_closed_form(X, y, lam):
         When neither route gives a certified answer.
     """
     y = np.asarray(y, dtype=float)
-    squares = column_norms(X, squared=True)  # one pass over X: dominance and certificate
+    n, d = X.shape
+    # The squared column norms, for the dominance test (d > n) and the certificate: the
+    # diagonal of X'X when n >= d (which the Cholesky route needs), else one pass over X.
+    gram = _gram(X.T) if n >= d else None
+    squares = column_norms(X, squared=True) if gram is None else np.diag(gram).copy()
     norms = np.sqrt(squares)
     return _first_certified(
         [
-            ("cholesky", lambda: _cholesky_route(X, y, lam, squares=squares)),
+            ("cholesky", lambda: _cholesky_route(X, y, lam, squares=squares, gram=gram)),
             ("qr", lambda: _qr_route(X, y, lam, norms=norms)),
         ],
         lambda beta: ridge_certificate(X, y, beta, lam, norms=norms),
