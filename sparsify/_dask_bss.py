@@ -55,7 +55,7 @@ class _Chunk:
     def __init__(self, block, start):
         self.rows = _Rows(block.toarray() if sp.issparse(block) else np.asarray(block))
         self.feature = self.rows.index + start  # feature (row of V) of each prepared row
-        self.exponent = self.rows.exponent[self.rows.index]
+        self.exponent = self.rows.exponent
 
 
 def _ties(norm, pool):

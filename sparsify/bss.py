@@ -120,7 +120,7 @@ def _barrier_offsets(r, ell, gamma):
     Returns
     -------
     ndarray of shape (r, 2, 4)
-        ``[tau, 0]`` is ``(L', L, U, U')`` with ``L = tau - sqrt(r ell)``,
+        ``[tau, 0]`` is ``(L', U', L, U)`` with ``L = tau - sqrt(r ell)``,
         ``U = delta_U (tau + sqrt(r ell))``, ``L' = L + delta_L`` (delta_L = 1)
         and ``U' = U + delta_U``, ``delta_U = (1 + sqrt(ell/r)) / (1 - sqrt(ell/r))``
         (000 Algorithm 1). ``[tau, 1]`` is the same less gamma: the spectrum of
@@ -130,22 +130,25 @@ def _barrier_offsets(r, ell, gamma):
     delta_upper = (1.0 + root) / (1.0 - root)
     start = math.sqrt(r * ell)
     # Each barrier is slope * tau + intercept, tau = 0..r-1.
-    slope = np.array([1.0, 1.0, delta_upper, delta_upper])
-    intercept = np.array([[1.0 - start, -start, delta_upper * start, delta_upper * (start + 1.0)]])
-    tau = np.arange(r, dtype=np.float64)[:, None, None]
-    return tau * slope + np.concatenate([intercept, intercept - gamma])
+    slope = [1.0, delta_upper, 1.0, delta_upper]
+    intercept = [1.0 - start, delta_upper * (start + 1.0), -start, delta_upper * start]
+    intercept += [c - gamma for c in intercept]
+    offsets = np.multiply.outer(np.arange(r, dtype=np.float64), np.array(slope * 2))
+    offsets += np.array(intercept)
+    return offsets.reshape(r, 2, 4)
 
 
 @cache
 def _step_matrix(ell):
     """Signs (a 4 ell x 2 matrix) taking a quadruple's rows of ``1/(offsets - lam)``.
 
-    Laid end to end, the four rows of `_barrier_weights` times this matrix are
-    the steps ``(Phi(L', A) - Phi(L, A), Phi^(U, A) - Phi^(U', A))``.
+    Laid end to end, the four rows of `_barrier_weights` (in the order
+    ``L', U', L, U``) times this matrix are the steps
+    ``(Phi(L', A) - Phi(L, A), Phi^(U, A) - Phi^(U', A))``.
     """
     M = np.zeros((4, ell, 2))
-    M[:2, :, 0] = [[-1.0], [1.0]]
-    M[2:, :, 1] = [[1.0], [-1.0]]
+    M[[0, 2], :, 0] = [[-1.0], [1.0]]
+    M[[1, 3], :, 1] = [[-1.0], [1.0]]
     M = M.reshape(4 * ell, 2)
     M.flags.writeable = False
     return M
@@ -156,7 +159,11 @@ class _Weights:
 
     `compute` is `_barrier_weights` in six NumPy calls into preallocated
     arrays: BSS pays it at every iteration, where the arrays are tiny and the
-    calls' fixed costs are the whole cost.
+    calls' fixed costs are the whole cost. Each call is a ufunc or a product
+    with ``out=`` on contiguous rows (the two rows that make the weights come
+    first in each quadruple), with at most a column broadcast: Python's
+    in-place operators and broadcasts over three axes cost more than the
+    arithmetic here.
 
     Parameters
     ----------
@@ -168,14 +175,15 @@ class _Weights:
     """
 
     def __init__(self, k, ell):
-        self.inverse = np.empty((k, 4, ell))
-        self._flat = self.inverse.reshape(k, 4 * ell)
-        self._outer = self.inverse[:, ::3]  # -1/(lam - L') and 1/(U' - lam)
+        self._inverse = np.empty((k, 4, ell))
+        self._rows = self._inverse.reshape(4 * k, ell)
+        self._flat = self._inverse.reshape(k, 4 * ell)
+        self._outer = self._inverse[:, :2]  # 1/(L' - lam) and 1/(U' - lam)
         self._steps = np.empty((k, 2, 1))
         self._steps_2d = self._steps[:, :, 0]
-        self.weights = np.empty((k, 2, ell))
-        self.rows = self.weights.reshape(2 * k, ell)
-        self.columns = self.rows.T
+        self._ones = np.ones((k, 2, ell))
+        self._weights = np.empty((k, 2, ell))
+        self.columns = self._weights.reshape(2 * k, ell).T
         self._step_matrix = _step_matrix(ell)
 
     def compute(self, lam, offsets):
@@ -185,8 +193,8 @@ class _Weights:
         ----------
         lam : ndarray of shape (ell,)
             Eigenvalues of A.
-        offsets : ndarray of shape (k, 4, 1)
-            The barriers ``(L', L, U, U')`` of each quadruple.
+        offsets : ndarray of shape (4k, 1)
+            The barriers ``(L', U', L, U)`` of each quadruple, one after the other.
 
         Returns
         -------
@@ -194,12 +202,12 @@ class _Weights:
             The transposed weights (a view of the workspace): column 2i is
             ``w_L`` and column 2i + 1 ``w_U`` of quadruple i.
         """
-        inverse = np.subtract(offsets, lam, out=self.inverse)
-        np.reciprocal(inverse, out=inverse)
+        np.subtract(offsets, lam, out=self._rows)
+        np.reciprocal(self._rows, out=self._rows)
         np.dot(self._flat, self._step_matrix, out=self._steps_2d)
-        weights = np.divide(self._outer, self._steps, out=self.weights)
-        weights += 1.0
-        weights *= self._outer
+        weights = np.divide(self._outer, self._steps, out=self._weights)
+        np.add(weights, self._ones, out=weights)
+        np.multiply(weights, self._outer, out=weights)
         return self.columns
 
 
@@ -213,24 +221,24 @@ def _barrier_weights(lam, offsets):
     ``U(v) = v'(U'I - A)^-2 v / (Phi^(U, A) - Phi^(U', A)) + v'(U'I - A)^-1 v``
     are thus ``w_L @ z**2`` and ``w_U @ z**2``.
 
-    The rows of ``1/(offsets - lam)`` are -1/(lam - L'), -1/(lam - L),
-    1/(U - lam) and 1/(U' - lam), whose sums are -Phi(L', A), -Phi(L, A),
-    Phi^(U, A) and Phi^(U', A); then ``w = outer (1 + outer / step)`` with
-    ``outer`` the first and last of these rows and ``step`` the differences above.
+    The rows of ``1/(offsets - lam)`` are -1/(lam - L'), 1/(U' - lam),
+    -1/(lam - L) and 1/(U - lam), whose sums are -Phi(L', A), Phi^(U', A),
+    -Phi(L, A) and Phi^(U, A); then ``w = outer (1 + outer / step)`` with
+    ``outer`` the first two of these rows and ``step`` the differences above.
 
     Parameters
     ----------
     lam : ndarray of shape (ell,)
         Eigenvalues of A, enclosed by every quadruple's barriers.
     offsets : ndarray of shape (k, 4)
-        k barrier quadruples ``(L', L, U, U')``.
+        k barrier quadruples ``(L', U', L, U)``.
 
     Returns
     -------
     ndarray of shape (2k, ell)
         Rows ``w_L, w_U`` of each quadruple.
     """
-    return _Weights(len(offsets), lam.size).compute(lam, offsets[..., None]).T
+    return _Weights(len(offsets), lam.size).compute(lam, offsets.reshape(-1, 1)).T
 
 
 def _eigh(A):
@@ -265,8 +273,8 @@ class _Rows:
         # Where squares may have underflowed, scale the row by its largest entry
         # first. A row whose entries are all below the smallest normal float
         # counts as a zero row (its scale 2^-e would overflow).
-        small = np.flatnonzero(norms < _UNDERFLOW_NORM)
-        if small.size:
+        if norms.min() < _UNDERFLOW_NORM:
+            small = np.flatnonzero(norms < _UNDERFLOW_NORM)
             biggest = np.abs(V[small]).max(axis=1)
             small, biggest = small[biggest > 0], biggest[biggest > 0]
             scaled = V[small] / biggest[:, None]
@@ -274,13 +282,15 @@ class _Rows:
             norms[small[biggest < _SMALLEST_ROW_ENTRY]] = 0.0
         # Zero rows sort last and are dropped. The order within ties does not
         # matter: `pick` resolves ties by index.
-        order = np.argsort(-norms)
+        np.negative(norms, out=norms)
+        order = np.argsort(norms)
         self.size = np.count_nonzero(norms)
         self.index = order[: self.size]  # original row of each sorted position
-        mantissa, self.exponent = np.frexp(norms)
-        self.norms = norms[self.index]
+        self.norms = np.negative(norms[self.index])
+        mantissa, self.exponent = np.frexp(self.norms)  # per sorted position
         self.U = np.take(V, self.index, axis=0)
-        self.U *= (mantissa[self.index] / self.norms)[:, None]  # exactly 2^-e: a power of two
+        mantissa /= self.norms  # exactly 2^-e: a power of two
+        np.multiply(self.U, mantissa[:, None], out=self.U)
         # tied_next[p]: sorted rows p and p + 1 have squared norms within _TIE_RTOL.
         self.tied_next = self.norms[1:] >= self.norms[:-1] * _TIE_NORM_RATIO
         self.fresh = np.ones(self.size, dtype=bool)
@@ -304,7 +314,7 @@ class _Rows:
         ndarray of shape (b, 2k)
             The scores ``L(u), U(u)`` of each quadruple, per row.
         """
-        W = np.dot(U, Q, out=self._block[: U.shape[0]])
+        W = np.dot(U, Q, out=self._block[: len(U)])
         np.square(W, out=W)
         return np.dot(W, HT)
 
@@ -331,8 +341,8 @@ class _Rows:
         -------
         p : int
             The sorted position of the row, or -1 if no row is admissible.
-        scores : ndarray of shape (2k,) or None
-            Its scores (None if p = -1).
+        scores : list of float or None
+            Its 2k scores (None if p = -1).
         """
         low, up = 2 * pair, 2 * pair + 1
         size, fresh = self.size, self.fresh
@@ -340,18 +350,18 @@ class _Rows:
             lo = self.first_fresh if fresh_only else 0
             rows = _FIRST_BLOCK_ROWS
             while lo < size:
-                hi = min(lo + rows, size)
+                hi = lo + rows  # slices stop at size
                 scores = self.scores(self.U[lo:hi], Q, HT)
-                pool = scores[:, up] <= scores[:, low]
+                pool = np.less_equal(scores[:, up], scores[:, low])
                 j = int(pool.argmax())
                 if fresh_only and pool[j] and not fresh[lo + j]:
                     # The first admissible row was picked before: mask the picked ones.
-                    pool &= fresh[lo:hi]
+                    np.logical_and(pool, fresh[lo:hi], out=pool)
                     j = int(pool.argmax())
                 if pool[j]:
                     p = lo + j
                     if p + 1 == size or not self.tied_next[p]:
-                        return p, scores[j]
+                        return p, scores[j].tolist()
                     return self._lowest_index_tie(Q, HT, pair, p, scores[j], fresh_only)
                 lo, rows = hi, min(2 * rows, _BLOCK_ROWS)
         return -1, None
@@ -376,7 +386,7 @@ class _Rows:
                 j = admissible[np.argmin(self.index[block[admissible]])]
                 if self.index[block[j]] < self.index[best]:
                     best, best_scores = block[j], scores[j]
-        return int(best), best_scores
+        return int(best), best_scores.tolist()
 
     def closest(self, Q, HT):
         """The row of largest ``L(u) - U(u)`` for the first quadruple of HT (all rows scored).
@@ -392,8 +402,8 @@ class _Rows:
         -------
         p : int
             The sorted position of the row.
-        scores : ndarray of shape (2k,)
-            Its scores.
+        scores : list of float
+            Its 2k scores.
         """
         best, best_scores = -1, None
         for lo in range(0, self.size, _BLOCK_ROWS):
@@ -401,7 +411,7 @@ class _Rows:
             j = int(np.argmax(scores[:, 0] - scores[:, 1]))
             if best < 0 or scores[j, 0] - scores[j, 1] > best_scores[0] - best_scores[1]:
                 best, best_scores = lo + j, scores[j]
-        return best, best_scores
+        return best, best_scores.tolist()
 
     def mark_picked(self, p):
         """Record the first pick of sorted row p."""
@@ -450,7 +460,7 @@ class _Picks:
         rows = self._rows
         features = rows.index.take(self._positions)
         scales = np.sqrt(self._weights)
-        scales *= np.ldexp(1.0, -rows.exponent.take(features))
+        scales *= np.ldexp(1.0, -rows.exponent.take(self._positions))
         return Selection._of_distinct(features, scales, d)
 
 
@@ -473,7 +483,7 @@ def _setup(V, r, gamma):
     if not (np.isfinite(gamma) and gamma >= 0):
         raise ValueError(f"gamma must be a finite float >= 0; got {gamma}.")
     offsets = _barrier_offsets(r, V.shape[1], gamma)
-    return V, r, offsets, offsets[:, :, ::2].tolist()
+    return V, r, offsets, offsets[:, :, ::3].tolist()
 
 
 def _spectrum(A, tau, bounds, gamma):
@@ -569,8 +579,8 @@ def _choose(rows, lam, Q, offsets, regularise, weights):
         Eigenvalues of A.
     Q : ndarray of shape (ell, ell)
         Eigenvectors of A.
-    offsets : ndarray of shape (2, 4, 1)
-        The barriers of A and of ``A + gamma I`` at this iteration.
+    offsets : ndarray of shape (8, 1)
+        The barriers ``(L', U', L, U)`` of A, then of ``A + gamma I``, at this iteration.
     regularise : bool
         Whether to try the regularised step first (`_spectrum`).
     weights : tuple of _Weights
@@ -588,17 +598,17 @@ def _choose(rows, lam, Q, offsets, regularise, weights):
         HT = both.compute(lam, offsets)
         p, scores = rows.pick(Q, HT, pair=1)
         if p >= 0:
-            t = _regularised_t(scores.tolist())
+            t = _regularised_t(scores)
             if t is not None:
                 return p, t
     else:
-        HT = exact.compute(lam, offsets[:1])
+        HT = exact.compute(lam, offsets[:4])
     p, scores = rows.pick(Q, HT, pair=0)
     if p < 0:
         # Lemma 3.3-3.4 of BSS guarantee an admissible row; only round-off can
         # empty the set, and the closest row is then the right one.
         p, scores = rows.closest(Q, HT)
-    return p, _exact_t(scores.tolist())
+    return p, _exact_t(scores)
 
 
 def bss(V, r, *, gamma=0.01):
@@ -700,7 +710,7 @@ def bss(V, r, *, gamma=0.01):
         return bss_dask(V, r, gamma=gamma)
     V, r, offsets, bounds = _setup(V, r, gamma)
     d, ell = V.shape
-    offsets = offsets[..., None]  # broadcasts against the eigenvalues
+    offsets = offsets.reshape(r, 8, 1)  # both quadruples' barriers, a column each
     weights = _Weights(1, ell), _Weights(2, ell)
     rows = _Rows(V)
     picks = _Picks(rows, (1.0 - math.sqrt(ell / r)) / r)

@@ -203,8 +203,22 @@ def duplicated(d, ell, seed):
         (orthonormal(60, 2, 4), 7, 0.01),
         (duplicated(24, 3, 5), 14, 0.01),
         (orthonormal(50, 6, 6, row_scales=10.0 ** np.linspace(-3, 3, 50)), 13, 0.01),
+        (orthonormal(120, 10, 7), 40, 0.01),  # the benchmark's small-ell shape, scaled down
+        (orthonormal(90, 10, 8), 40, 0.0),
     ],
-    ids=["r=4", "r=9", "r>d", "gamma", "gamma=1", "r>d gamma", "ell=2", "duplicates", "spread"],
+    ids=[
+        "r=4",
+        "r=9",
+        "r>d",
+        "gamma",
+        "gamma=1",
+        "r>d gamma",
+        "ell=2",
+        "duplicates",
+        "spread",
+        "ell=10 gamma",
+        "ell=10",
+    ],
 )
 def test_matches_algorithm1_written_out(V, r, gamma):
     d, ell = V.shape
