@@ -719,6 +719,6 @@ def bss(V, r, *, gamma=0.01):
         for tau in range(r):
             lam, Q, regularise = _spectrum(A, tau, bounds[tau], gamma)
             p, t = _choose(rows, lam, Q, offsets[tau], regularise, weights)
-            dsyr(t, rows.U[p], a=A, overwrite_a=True)
+            dsyr(t, rows.U[p], 0, 1, 0, ell, A, 1)  # lower=0, incx=1, offx=0, n, a, overwrite_a
             picks.add(p, t)
     return picks.selection(d)
