@@ -131,7 +131,7 @@ def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None, sample_w
     return refitted, float(theta[0])
 
 
-def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None):
+def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=None):
     """Solve the 2-norm SVM's KKT system on the support-vector pattern of ``alpha``.
 
     With the boxes ``u_i = C s_i`` (s the sample weights, 1 by default), F the free
@@ -152,6 +152,12 @@ def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None):
     squared : bool
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i > 0`` (default 1).
+    column_scale : ndarray of shape (n_features,), optional
+        Scales t of columns that dwarf the others (as ``svm_primal``'s): the Gram
+        matrix of F is then dominated by them, and the system is solved instead with
+        ``v = t w`` among its unknowns, on the columns ``Z = X / t``:
+        ``v / t^2 = Z_F'Y_F a_F + Z_B'Y_B u_B`` beside the two conditions above, a
+        system of size ``d + |F| + 1`` whose entries are of the scale of Z.
 
     Returns
     -------
@@ -163,25 +169,41 @@ def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None):
     at_bound = np.zeros(alpha.shape, bool) if squared else alpha >= upper - scale
     free = np.flatnonzero((alpha > scale) & ~at_bound)
     bound = np.flatnonzero(at_bound)
+    if column_scale is not None:
+        X = X @ sp.diags(1.0 / column_scale) if sp.issparse(X) else X / column_scale
     rows = X[free]
     rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows)
     labelled = y[free, None] * rows
     base = np.asarray(X[bound].T @ (upper[bound] * y[bound])).ravel()
-    system = np.zeros((free.size + 1, free.size + 1))
-    system[:-1, :-1] = labelled @ labelled.T
-    if squared:
-        system[:-1, :-1] += np.diag(0.5 / upper[free])
-    system[:-1, -1] = y[free]
-    system[-1, :-1] = y[free]
-    rhs = np.concatenate((1.0 - labelled @ base, [-(upper[bound] @ y[bound])]))
+    balance = -(upper[bound] @ y[bound])
+    ridge = np.diag(0.5 / upper[free]) if squared else 0.0
+    if column_scale is None:
+        system = np.zeros((free.size + 1, free.size + 1))
+        system[:-1, :-1] = labelled @ labelled.T + ridge
+        system[:-1, -1] = y[free]
+        system[-1, :-1] = y[free]
+        rhs = np.concatenate((1.0 - labelled @ base, [balance]))
+    else:  # unknowns (a_F, b, v)
+        f, d = free.size, X.shape[1]
+        system = np.zeros((f + 1 + d, f + 1 + d))
+        system[:f, :f] = ridge
+        system[:f, f] = y[free]
+        system[:f, f + 1 :] = labelled
+        system[f, :f] = y[free]
+        system[f + 1 :, :f] = -labelled.T
+        system[f + 1 :, f + 1 :] = np.diag(column_scale**-2.0)
+        rhs = np.concatenate((np.ones(f), [balance], base))
     try:
         solution = np.linalg.solve(system, rhs)
     except np.linalg.LinAlgError:
         return None
     refitted = np.zeros_like(alpha)
     refitted[bound] = upper[bound]
-    refitted[free] = solution[:-1]
+    refitted[free] = solution[: free.size]
     if np.any(refitted < 0) or (not squared and np.any(refitted > upper)):
         return None
-    coef = np.asarray(X.T @ (y * refitted)).ravel()
-    return refitted, coef, float(solution[-1])
+    if column_scale is None:
+        coef = np.asarray(X.T @ (y * refitted)).ravel()
+    else:
+        coef = solution[free.size + 1 :] / column_scale
+    return refitted, coef, float(solution[free.size])

@@ -477,6 +477,9 @@ def _hinge_multipliers(X, y, coef, intercept, upper):
     ``upper`` is the box of each sample (``C s_i``). The multipliers of the samples on
     the margin solve ``X_E'Y_E a_E = w - X_L'Y_L upper_L`` and ``y_E'a_E = -y_L'upper_L``
     in the least-squares sense (the 2-norm SVM's stationarity), clipped to the box.
+    Each equation is divided by the norm of its row first: a column at 1e12 beside unit
+    columns would otherwise make the system's columns nearly parallel, and the least-
+    squares solution would drop what the other equations ask.
     """
     margins = y * _fitted(X, coef, intercept)
     scale = _MARGIN_TOLERANCE * max(1.0, np.abs(margins).max(initial=0.0))
@@ -488,7 +491,11 @@ def _hinge_multipliers(X, y, coef, intercept, upper):
         rows = X[elbow]
         rows = rows.toarray() if sp.issparse(rows) else rows
         system = np.vstack(((y[elbow, None] * rows).T, y[elbow]))
-        multipliers = np.linalg.lstsq(system, target, rcond=None)[0]
+        row_norms = np.linalg.norm(system, axis=1)
+        row_norms[row_norms == 0] = 1.0
+        multipliers = np.linalg.lstsq(
+            system / row_norms[:, None], target / row_norms, rcond=None
+        )[0]
         a[elbow] = np.clip(multipliers, 0.0, upper[elbow])
     return a
 

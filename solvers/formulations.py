@@ -319,10 +319,16 @@ def svm_dual(X, y, C=1.0, *, loss="hinge", selection=None, sample_weight=None):
 
 
 @validate_params(
-    {**_DATA, "C": _POSITIVE, "loss": _LOSS, "sample_weight": _SAMPLE_WEIGHT},
+    {
+        **_DATA,
+        "C": _POSITIVE,
+        "loss": _LOSS,
+        "sample_weight": _SAMPLE_WEIGHT,
+        "column_scale": ["array-like", None],
+    },
     prefer_skip_nested_validation=True,
 )
-def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
+def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None, column_scale=None):
     """The 2-norm-regularised linear SVM in primal form (the primal of 001 eq. (2)).
 
     .. math::
@@ -339,6 +345,14 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
     Parameter ``"C_s"`` = C * s in place of ``"C"``; the multipliers are then bounded by
     ``C s_i`` (hinge) and ``a_i = 2 C s_i xi_i`` (squared hinge).
 
+    With ``column_scale`` t the same problem is written in ``v = t * w`` (elementwise)
+    on the columns ``X_j / t_j``: ``1/2 sum_j (v_j / t_j)^2`` replaces ``1/2 ||w||^2``.
+    The minimum and the multipliers are unchanged; what changes is what the backend
+    sees. A column at 1e12 beside unit columns (a Unix timestamp) puts entries of
+    1e12 into the constraint matrix, and the interior-point backends stop short or
+    fail; scaled to the others' norm, the column gets a penalty of 1e-24 v_j^2
+    instead, which they resolve.
+
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n, d)
@@ -351,12 +365,14 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
         The loss of each slack, ``xi_i`` or ``xi_i^2``.
     sample_weight : array-like of shape (n,), optional
         ``s_i >= 0`` multiplying sample i's loss.
+    column_scale : array-like of shape (d,), optional
+        Finite ``t_j > 0``: pose the problem in ``v = t * w`` on the columns ``X_j / t_j``.
 
     Returns
     -------
     cvxpy.Problem
-        Variables ``"w"``, ``"b"``, ``"xi"``; ``problem.constraints[0]`` is the margin
-        constraint, whose ``dual_value`` is a.
+        Variables ``"w"`` (``"v"`` = t * w with ``column_scale``), ``"b"``, ``"xi"``;
+        ``problem.constraints[0]`` is the margin constraint, whose ``dual_value`` is a.
 
     Raises
     ------
@@ -365,7 +381,8 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
         checked before any CVXPY object is built.
     ValueError
         X not 2-D, empty, or with NaN or infinity; y not of shape (n,) or not
-        holding both -1 and +1; sample_weight of the wrong shape or negative.
+        holding both -1 and +1; sample_weight of the wrong shape or negative;
+        column_scale not of shape (d,) or not finite and > 0.
 
     See Also
     --------
@@ -387,14 +404,39 @@ def svm_primal(X, y, C=1.0, *, loss="hinge", sample_weight=None):
     (1.0, -2.0)
     """
     X, y, s = _check_data(X, y, sample_weight, labels=True)
-    w = cp.Variable(X.shape[1], name="w")
     b = cp.Variable(name="b")
     C = _scalar_param(C, "C")
-    xi, margin = _hinge_slack(X, y, w, b)
+    if column_scale is None:
+        w = cp.Variable(X.shape[1], name="w")
+        xi, margin = _hinge_slack(X, y, w, b)
+        penalty = 0.5 * cp.sum_squares(w)
+    else:
+        t = _check_column_scale(column_scale, X.shape[1])
+        v = cp.Variable(X.shape[1], name="v")
+        xi, margin = _hinge_slack(_scale_columns(X, 1.0 / t), y, v, b)
+        penalty = 0.5 * cp.sum_squares(cp.multiply(1.0 / t, v))
     terms = xi if loss == "hinge" else cp.square(xi)
     C_s = _sample_weight_param(s, name="C_s", scale=C.value)
     loss_term = C * cp.sum(terms) if C_s is None else C_s @ terms
-    return cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + loss_term), [margin])
+    return cp.Problem(cp.Minimize(penalty + loss_term), [margin])
+
+
+def _check_column_scale(column_scale, n_features):
+    """``column_scale`` as ``n_features`` finite numbers > 0."""
+    t = np.asarray(column_scale, dtype=float)
+    if t.shape != (n_features,) or not np.all(np.isfinite(t) & (t > 0)):
+        raise ValueError(
+            f"column_scale must hold {n_features} finite numbers > 0, one per column of X "
+            f"(got shape {t.shape})."
+        )
+    return t
+
+
+def _scale_columns(X, factors):
+    """X with column j multiplied by ``factors[j]`` (sparse X stays sparse)."""
+    if sp.issparse(X):
+        return (X @ sp.diags(factors)).asformat(X.format)
+    return X * factors
 
 
 @validate_params(

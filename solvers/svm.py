@@ -18,6 +18,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
+from sparsify.utils import column_norms
+
 from ._backends import DEFAULT_BACKENDS
 from ._base import (
     _WS_MAX_ROUNDS,
@@ -137,6 +139,9 @@ def _margin(w):
 #: backends then see the problem with ``C = 1`` and the data scaled by ``sqrt(C)``.
 _C_RANGE = (1e-2, 1e4)
 
+#: A column whose norm is this many times the median column norm is rescaled.
+_SPREAD = 1e3
+
 
 def _centre_dominant(X):
     """X with its dominant columns (:func:`solvers.ridge.dominant_columns`) centred.
@@ -168,7 +173,7 @@ def _centre_dominant(X):
     return (X + offsets).asformat(X.format), shift
 
 
-def _c_plans(X, C, *, hinge, sample_weight=None):
+def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):
     """The problems to try, in order: ``(s, C_solved)`` with the data scaled by ``sqrt(s)``.
 
     ``1/2 ||w'||^2 + (C/s) sum_i loss(y_i (sqrt(s) x_i'w' + b))`` is the 2-norm SVM's
@@ -181,9 +186,14 @@ def _c_plans(X, C, *, hinge, sample_weight=None):
     bound (separable data, the hard margin), no sample has slack and the solution
     is the same for every larger C (the certificate at C decides). With sample weights
     s the size is that of the boxes ``C s_i``: C times the mean of ``s_i ||x_i||^2``.
+    With ``column_scale`` t (:func:`_dominant_scale`) the norms are those of the rows
+    of ``X / t``, the data the backends see.
     """
-    squares = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
-    squares = np.einsum("ij,ij->i", X, X) if squares is None else squares
+    inverse_squares = 1.0 if column_scale is None else column_scale**-2.0
+    if sp.issparse(X):
+        squares = np.asarray(X.multiply(X) @ np.broadcast_to(inverse_squares, X.shape[1]))
+    else:
+        squares = (X * X) @ np.broadcast_to(inverse_squares, X.shape[1])
     s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
     size = C * (s @ squares) / X.shape[0]
     if _C_RANGE[0] <= size <= _C_RANGE[1]:
@@ -194,17 +204,52 @@ def _c_plans(X, C, *, hinge, sample_weight=None):
     return plans
 
 
+def _dominant_scale(X):
+    """Column scales t bringing X's largest columns to the typical norm, or None.
+
+    For :func:`solvers.formulations.svm_primal`'s ``column_scale``: a column whose norm
+    exceeds ``_SPREAD`` times the median norm of the nonzero columns is scaled to that
+    median; the others keep ``t_j = 1``. None when no column is that large.
+    """
+    squares = column_norms(X, squared=True)
+    typical = np.median(squares[squares > 0]) if np.any(squares > 0) else 0.0
+    large = squares > _SPREAD**2 * typical
+    if typical == 0.0 or not np.any(large):
+        return None
+    return np.where(large, np.sqrt(squares / typical), 1.0)
+
+
 class _ScaledL2:
     """Fit the 2-norm SVM on centred, rescaled data (exact transformations); map back.
 
     Subclasses implement ``_fit_scaled(X, y)`` and read the box constraint from
-    ``self._C_solved``.
+    ``self._C_solved``. When columns still dominate after centring (a timestamp at
+    1e9 with spread 1e7), ``self._column_scale`` holds their scales and the CVXPY
+    backends solve the primal in rescaled coordinates (``svm_primal``'s
+    ``column_scale``): the dual's Gram matrix holds entries 1e14 times the others,
+    beyond what an interior-point method resolves in float64.
     """
+
+    #: Column scales for ``svm_primal`` while fitting data with dominant columns.
+    _column_scale = None
 
     def _fit_pm(self, X, y):
         centred, shift = _centre_dominant(X)
+        self._column_scale = _dominant_scale(centred) if np.any(shift) else None
+        try:
+            self._fit_centred(X, y, centred, shift)
+        finally:
+            self._column_scale = None
+
+    def _fit_centred(self, X, y, centred, shift):
         hinge = getattr(self, "loss", "hinge") == "hinge"
-        plans = _c_plans(centred, self.C, hinge=hinge, sample_weight=self._sample_weight)
+        plans = _c_plans(
+            centred,
+            self.C,
+            hinge=hinge,
+            sample_weight=self._sample_weight,
+            column_scale=self._column_scale,
+        )
         for k, (scale, C_solved) in enumerate(plans):
             self._C_solved = C_solved
             data = centred if scale == 1.0 else centred * np.sqrt(scale)
@@ -355,6 +400,10 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
         self.solver_options = solver_options
 
     def _build_problem(self, X, y):
+        if self._column_scale is not None:
+            return svm_primal(
+                X, y, sample_weight=self._sample_weight, column_scale=self._column_scale
+            )
         return svm_dual(X, y, sample_weight=self._sample_weight)
 
     def _parameter_values(self, X, y):
@@ -367,11 +416,19 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
             self._solve(X, y)
 
     def _set_full_objective(self, X, y):
-        self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
+        if self._column_scale is not None:
+            self.objective_ = _l2_objective(self, X, y, squared=False)
+        else:
+            self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
 
     def _read_solution(self, problem, X, y):
-        _read_dual(self, problem, X, y, upper=self._C_solved * self._weights_or_ones(y.size))
-        self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
+        if self._column_scale is not None:
+            _read_primal(self, problem, self._column_scale)
+            self.margin_ = _margin(self.coef_)
+        else:
+            upper = self._C_solved * self._weights_or_ones(y.size)
+            _read_dual(self, problem, X, y, upper=upper)
+        self._set_full_objective(X, y)
 
     def _certificate(self, X, y):
         return svm_certificate(
@@ -513,12 +570,22 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
         self.solver_options = solver_options
 
     def _build_problem(self, X, y):
-        if _use_dual(X):
+        if self._solves_dual(X):
             return svm_dual(X, y, loss=self.loss, sample_weight=self._sample_weight)
-        return svm_primal(X, y, loss=self.loss, sample_weight=self._sample_weight)
+        return svm_primal(
+            X,
+            y,
+            loss=self.loss,
+            sample_weight=self._sample_weight,
+            column_scale=self._column_scale,
+        )
+
+    def _solves_dual(self, X):
+        """d > n (the n x n dual is the smaller problem) and no column dominates."""
+        return _use_dual(X) and self._column_scale is None
 
     def _parameter_values(self, X, y):
-        if _use_dual(X) and self.loss == "squared_hinge":
+        if self._solves_dual(X) and self.loss == "squared_hinge":
             if self._weighted:
                 return {"inv_2C_s": 0.5 / (self._C_solved * self._sample_weight)}
             return {"inv_2C": 0.5 / self._C_solved}
@@ -566,14 +633,14 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     def _read_solution(self, problem, X, y):
         squared = self.loss == "squared_hinge"
         C, s = self._C_solved, self._weights_or_ones(y.size)
-        if _use_dual(X):
+        if self._solves_dual(X):
             _read_dual(self, problem, X, y, upper=np.inf if squared else C * s)
             # The dual value (the primal optimum): evaluating the primal at w = X'Ya
             # would amplify the solver's tolerance on the margins.
             ridge = self.alpha_ @ (self.alpha_ / s) / (4 * C) if squared else 0.0
             self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)
             return
-        _read_primal(self, problem)
+        _read_primal(self, problem, self._column_scale)
         self.margin_ = _margin(self.coef_)
         self.objective_ = _l2_objective(self, X, y, squared)
 
@@ -596,7 +663,9 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
 def _polish_l2(est, X, y, C, *, squared):
     """The exact KKT solution on the backend's support-vector pattern, else a better intercept."""
     s = est._sample_weight
-    refitted = refit_svm_dual(X, y, est.alpha_, C, squared=squared, sample_weight=s)
+    refitted = refit_svm_dual(
+        X, y, est.alpha_, C, squared=squared, sample_weight=s, column_scale=est._column_scale
+    )
     if refitted is None:
         offsets = np.asarray(X @ est.coef_).ravel()
         est.intercept_ = hinge_intercept(offsets, y, squared=squared, sample_weight=s)
@@ -624,10 +693,16 @@ def _hinge(X, y, w, b):
     return np.maximum(0.0, 1.0 - y * (np.asarray(X @ w).ravel() + b))
 
 
-def _read_primal(est, problem):
-    """Set coef_, intercept_, alpha_, support_ from a solved hinge-type primal."""
+def _read_primal(est, problem, column_scale=None):
+    """Set coef_, intercept_, alpha_, support_ from a solved hinge-type primal.
+
+    ``column_scale``: the t of ``svm_primal``'s rescaled coordinates, ``w = v / t``.
+    """
     v = problem.var_dict
-    w = v["w"].value if "w" in v else v["w_pos"].value - v["w_neg"].value
+    if column_scale is not None:
+        w = v["v"].value / column_scale
+    else:
+        w = v["w"].value if "w" in v else v["w_pos"].value - v["w_neg"].value
     est.coef_ = np.asarray(w, dtype=float)
     est.intercept_ = float(problem.var_dict["b"].value)
     est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
