@@ -320,8 +320,10 @@ def synthetic_repetition(setting, base, rep, sizes, fractions, blocks_per_set, s
     return setting, base, rep, outcomes, weights
 
 
-def real_data(name, split, seed):
+def real_data(name, split, seed, standardise=True):
     """One random split of a real data set (004 sec. 4.2), standardised on its training part.
+
+    ``standardise=False`` keeps the raw features (004 does not say which it used).
 
     Two thirds train, one third test; the training part is cut again into two thirds
     to fit the models on and one third to choose their penalty (and C, gamma) on.
@@ -340,20 +342,22 @@ def real_data(name, split, seed):
     n_train = 2 * len(y) // 3
     train, test = order[:n_train], order[n_train:]
     fit, val = train[: 2 * n_train // 3], train[2 * n_train // 3 :]
-    mean, sd = X[train].mean(axis=0), X[train].std(axis=0)
-    Z = (X - mean) / np.where(sd > 0, sd, 1.0)
+    Z = X
+    if standardise:
+        mean, sd = X[train].mean(axis=0), X[train].std(axis=0)
+        Z = (X - mean) / np.where(sd > 0, sd, 1.0)
     data = (Z[fit], y[fit], Z[val], y[val], Z[test], y[test])
     return data, (Z[train], y[train]), rng
 
 
-def real_split(name, base, split, blocks, blocks_per_set, seed):
+def real_split(name, base, split, blocks, blocks_per_set, seed, standardise=True):
     """Every method on one random split of a real data set (`real_data`).
 
     The RS weights come from the whole training part (N examples): 10 N / K blocks
     of K, each block's features chosen on the training examples left out of it
     (004 sec. 4).
     """
-    data, training, rng = real_data(name, split, seed)
+    data, training, rng = real_data(name, split, seed, standardise)
     n_train = training[1].size
     rs_blocks = {f"RS({k})": (k, round(blocks_per_set * n_train / k)) for k in blocks}
     outcomes, weights = run_methods(base, data, rs_blocks, rng, training)
@@ -662,6 +666,7 @@ class Config:
     fractions_l1: tuple = (0.2, 0.3, 0.4)  # Table 2
     real_blocks: tuple = tuple(REAL_BLOCKS.items())
     blocks_per_set: int = BLOCKS_PER_SET
+    standardise: bool = True  # real data: features standardised on the training part
 
 
 QUICK = Config(
@@ -703,7 +708,9 @@ def tasks(config, seed):
     out = []
     for name, blocks in config.real_blocks:
         out += [
-            delayed(real_split)(name, "l1", s, blocks, config.blocks_per_set, seed)
+            delayed(real_split)(
+                name, "l1", s, blocks, config.blocks_per_set, seed, config.standardise
+            )
             for s in range(config.splits_l1)
         ]
     for q in config.q_l1:
@@ -726,7 +733,9 @@ def tasks(config, seed):
         ]  # fmt: skip
     for name, blocks in config.real_blocks:
         out += [
-            delayed(real_split)(name, "svm2", s, blocks, config.blocks_per_set, seed)
+            delayed(real_split)(
+                name, "svm2", s, blocks, config.blocks_per_set, seed, config.standardise
+            )
             for s in range(config.splits_svm2)
         ]
     return out
@@ -932,6 +941,12 @@ def main(argv=None):
     parser.add_argument("--splits-l1", type=int, help="random splits, 1-norm SVM")
     parser.add_argument("--n-jobs", type=int, default=1, help="parallel repetitions (joblib)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--raw-features",
+        action="store_true",
+        help="real data: keep the raw features instead of standardising them on the "
+        "training part (004 does not say which it did)",
+    )
     parser.add_argument("--out-dir", default=os.path.join("examples", "output"))
     parser.add_argument(
         "--doc", help="write the markdown here (default: docs/reproduce_004.md unless --quick)"
@@ -944,6 +959,7 @@ def main(argv=None):
         "splits_svm2": args.splits_svm2,
         "splits_l1": args.splits_l1,
         "q_l1": tuple(args.q_l1) if args.q_l1 else None,
+        "standardise": False if args.raw_features else None,
     }
     config = Config(**{**config.__dict__, **{k: v for k, v in overrides.items() if v is not None}})
     config = only_tables(config, args.tables)
