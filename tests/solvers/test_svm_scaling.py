@@ -171,7 +171,7 @@ def test_hinge_with_a_tiny_column_matches_svc(shape, Est):
     np.testing.assert_allclose(ours, _svc_objective(X[:, 1:], y, 1.0), rtol=1e-5)
 
 
-def _hinge_minimum(X, y, C):
+def _hinge_minimum(X, y, C, sample_weight=None):
     """scipy's trust-constr on the hinge primal, columns centred and scaled to unit norm.
 
     With ``v = s w`` on ``Z = (X - m) / s`` (b absorbs the shift m'w) the penalty is
@@ -183,7 +183,8 @@ def _hinge_minimum(X, y, C):
     s = np.linalg.norm(centred, axis=0)
     Z = centred / s
     quadratic = np.concatenate((1.0 / s**2, np.zeros(n + 1)))
-    linear = np.concatenate((np.zeros(d + 1), np.full(n, C)))
+    costs = C * (np.ones(n) if sample_weight is None else sample_weight)
+    linear = np.concatenate((np.zeros(d + 1), costs))
     result = minimize(
         lambda t: 0.5 * quadratic @ (t * t) + linear @ t,
         np.concatenate((np.zeros(d + 1), np.full(n, 2.0))),
@@ -222,6 +223,35 @@ def test_hinge_with_a_huge_column_matches_trust_constr(fmt, kind, seed, Est):
     _assert_certified_on_original(est, X, y, 1.0, "hinge")
     ours = _objective(X, y, est.coef_[0], est.intercept_[0], 1.0, False)
     # trust-constr stops within about 1e-9 of the minimum; ours is certified to 1e-6.
+    assert ours <= reference * (1 + 1e-8)
+    np.testing.assert_allclose(ours, reference, rtol=1e-6)
+
+
+@functools.cache
+def _weighted_huge_column_case(shape, seed):
+    rng = np.random.default_rng(seed)
+    n = SHAPES[shape][0]
+    X = rng.standard_normal(SHAPES[shape])
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    X[:, 0] = 1e12 * (1 + 0.01 * rng.standard_normal(n))
+    s = rng.uniform(0.1, 10.0, n)
+    return X, y, s, _hinge_minimum(X, y, 1.0, s)
+
+
+@pytest.mark.parametrize("shape, seed", [("n>d", 10), ("d>n", 11)])
+@pytest.mark.parametrize("Est", [SVMDual, L2SVM])
+def test_hinge_with_a_huge_column_and_sample_weights_matches_trust_constr(shape, seed, Est):
+    """Cases where the backend's multipliers miss the 1e12 column's stationarity by more
+    than the gap allows (d > n: every support vector on the margin) and the certificate
+    restores it on the free multipliers."""
+    X, y, s, reference = _weighted_huge_column_case(shape, seed)
+    est = Est(C=1.0).fit(X, y, sample_weight=s)
+    certificate = svm_certificate(
+        X, y, est.coef_[0], est.intercept_[0], 1.0, alpha=est.alpha_, sample_weight=s
+    )
+    assert certificate.holds, certificate
+    hinge = np.maximum(0.0, 1.0 - y * (X @ est.coef_[0] + est.intercept_[0]))
+    ours = 0.5 * est.coef_[0] @ est.coef_[0] + s @ hinge
     assert ours <= reference * (1 + 1e-8)
     np.testing.assert_allclose(ours, reference, rtol=1e-6)
 
