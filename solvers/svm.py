@@ -189,11 +189,10 @@ def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):
     With ``column_scale`` t (:func:`_dominant_scale`) the norms are those of the rows
     of ``X / t``, the data the backends see.
     """
-    inverse_squares = 1.0 if column_scale is None else column_scale**-2.0
-    if sp.issparse(X):
-        squares = np.asarray(X.multiply(X) @ np.broadcast_to(inverse_squares, X.shape[1]))
-    else:
-        squares = (X * X) @ np.broadcast_to(inverse_squares, X.shape[1])
+    if column_scale is not None:
+        X = X @ sp.diags(1.0 / column_scale) if sp.issparse(X) else X / column_scale
+    squares = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
+    squares = np.einsum("ij,ij->i", X, X) if squares is None else squares
     s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
     size = C * (s @ squares) / X.shape[0]
     if _C_RANGE[0] <= size <= _C_RANGE[1]:
