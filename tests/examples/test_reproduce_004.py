@@ -210,3 +210,20 @@ def test_hybrid_svm2_matches_an_independent_fit_on_wdbc(split):
             )
             if first:
                 assert val_accuracy < hybrid.val_accuracy
+
+
+@pytest.mark.parametrize("standardise", [True, False])
+def test_real_data_splits_two_thirds_and_standardises_on_the_training_part(standardise):
+    X, y = load_wdbc()
+    data, (X_train, y_train), _ = reproduce_004.real_data("WDBC", 0, 0, standardise)
+    fit, val, test = data[0], data[2], data[4]
+    n_train = 2 * len(y) // 3
+    assert X_train.shape[0] == n_train and test.shape[0] == len(y) - n_train
+    assert fit.shape[0] == 2 * n_train // 3 and val.shape[0] == n_train - fit.shape[0]
+    if standardise:
+        np.testing.assert_allclose(X_train.mean(axis=0), 0.0, atol=1e-12)
+        np.testing.assert_allclose(X_train.std(axis=0), 1.0, rtol=1e-12)
+    else:
+        # Raw features: every row of every part is a row of the file, unchanged.
+        rows = {tuple(row) for row in X}
+        assert all(tuple(row) in rows for part in (fit, val, test) for row in part)
