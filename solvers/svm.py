@@ -29,6 +29,7 @@ from ._base import (
     BinaryLinearClassifier,
     WeightedL1Penalty,
     _fingerprint,
+    centre_columns,
 )
 from ._newton import squared_hinge_newton
 from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
@@ -148,29 +149,13 @@ def _centre_dominant(X):
 
     With a free intercept the 2-norm SVM is unchanged when a column is shifted
     (``b`` absorbs ``m_j w_j``), but a column at 1e12 (1 + 0.01 z), nearly parallel to
-    the intercept's column of ones, becomes one at 1e10 z. Sparse X stays sparse:
-    only the (at most 64) dominant columns get entries in every row.
+    the intercept's column of ones, becomes one at 1e10 z (`centre_columns`).
 
     Returns
     -------
     X_centred, shift : the data and the column means taken off (0 elsewhere)
     """
-    n, d = X.shape
-    shift = np.zeros(d)
-    dominant = dominant_columns(X)
-    if dominant.size == 0:
-        return X, shift
-    shift[dominant] = np.asarray(X[:, dominant].mean(axis=0)).ravel()
-    if not sp.issparse(X):
-        return X - shift, shift
-    offsets = sp.csr_matrix(
-        (
-            np.tile(-shift[dominant], n),
-            (np.repeat(np.arange(n), dominant.size), np.tile(dominant, n)),
-        ),
-        shape=(n, d),
-    )
-    return (X + offsets).asformat(X.format), shift
+    return centre_columns(X, dominant_columns(X))
 
 
 def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):

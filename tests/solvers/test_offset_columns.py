@@ -1,0 +1,111 @@
+"""The L1-penalised models beside a Unix timestamp: a column of mean 1.7e9 and spread 1e5.
+
+Such a column is nearly parallel to the intercept's column of ones; every ``X_j'v``
+of a certificate sums terms 1e4 times its value. The estimators centre it first
+(exact with the free intercept). References: scikit-learn's Lasso (which centres X
+itself), scipy's linprog (HiGHS) on the 1-norm SVM's LP and CVXPY/Clarabel on SVM2,
+both written out here with the column centred.
+"""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import linprog
+from sklearn.linear_model import Lasso
+
+from solvers import L1SVM, SVM2, WeightedLasso
+from solvers._base import centre_columns, offset_columns
+
+FORMATS = {"dense": np.asarray, "csr": sp.csr_matrix}
+SHAPES = {"n>d": (40, 8), "d>n": (25, 60)}
+
+
+def _data(shape, seed):
+    rng = np.random.default_rng(seed)
+    n, d = SHAPES[shape]
+    X = rng.standard_normal((n, d))
+    X[:, 0] = 1.7e9 + 1e5 * rng.standard_normal(n)
+    y = X[:, 3] + 0.1 * rng.standard_normal(n)
+    return X, y
+
+
+def _l1_svm_minimum(X, y, lam):
+    """``sum_i [1 - y_i f_i]_+ + lam ||w||_1`` by linprog on variables (w+, w-, b, xi)."""
+    n, d = X.shape
+    Z = X - X.mean(axis=0)  # exact: b absorbs the shift
+    cost = np.concatenate((np.full(2 * d, lam), [0.0], np.ones(n)))
+    margins = y[:, None] * np.column_stack((Z, -Z, np.ones(n)))
+    A = -np.column_stack((margins, np.eye(n)))
+    bounds = [(0, None)] * (2 * d) + [(None, None)] + [(0, None)] * n
+    result = linprog(cost, A_ub=A, b_ub=-np.ones(n), bounds=bounds, method="highs")
+    assert result.status == 0, result.message
+    return result.fun
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("seed", range(3))
+def test_weighted_lasso_beside_a_timestamp_matches_lasso(fmt, shape, seed):
+    X, y = _data(shape, seed)
+    est = WeightedLasso(lam=1.0).fit(FORMATS[fmt](X), y)
+    assert est.certificate_.holds
+    ref = Lasso(alpha=1.0 / (2 * len(y)), tol=1e-14, max_iter=10**6).fit(X, y)
+
+    def objective(coef, intercept):
+        residual = y - X @ coef - intercept
+        return residual @ residual + np.abs(coef).sum()
+
+    ours, theirs = objective(est.coef_, est.intercept_), objective(ref.coef_, ref.intercept_)
+    assert ours <= theirs * (1 + 1e-9)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-7)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("seed", range(3))
+def test_l1_svm_beside_a_timestamp_matches_linprog(fmt, shape, seed):
+    X, target = _data(shape, seed)
+    y = np.where(target > 0, 1.0, -1.0)
+    est = L1SVM(lam=1.0).fit(FORMATS[fmt](X), y)
+    assert est.certificate_.holds
+    hinge = np.maximum(0.0, 1.0 - y * (X @ est.coef_[0] + est.intercept_[0]))
+    ours = hinge.sum() + np.abs(est.coef_[0]).sum()
+    np.testing.assert_allclose(ours, _l1_svm_minimum(X, y, 1.0), rtol=1e-7)
+
+
+def _svm2_minimum(X, y, lam):
+    """``sum_i [1 - y_i f_i]_+^2 + lam ||w||_1`` by CVXPY/Clarabel, the column centred."""
+    Z = X - X.mean(axis=0)  # exact: b absorbs the shift
+    w, b = cp.Variable(X.shape[1]), cp.Variable()
+    slack = cp.pos(1 - cp.multiply(y, Z @ w + b))
+    problem = cp.Problem(cp.Minimize(cp.sum_squares(slack) + lam * cp.norm1(w)))
+    problem.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12)
+    return problem.value
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("seed", range(3))
+def test_svm2_beside_a_timestamp_matches_clarabel(fmt, shape, seed):
+    X, target = _data(shape, seed)
+    y = np.where(target > 0, 1.0, -1.0)
+    est = SVM2(lam=1.0).fit(FORMATS[fmt](X), y)
+    assert est.certificate_.holds
+    hinge = np.maximum(0.0, 1.0 - y * (X @ est.coef_[0] + est.intercept_[0]))
+    ours = hinge @ hinge + np.abs(est.coef_[0]).sum()
+    np.testing.assert_allclose(ours, _svm2_minimum(X, y, 1.0), rtol=1e-7)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_offset_columns_are_centred_and_nothing_else(fmt):
+    X, _ = _data("n>d", 0)
+    X[:, 5] = 3.0  # a constant column is an offset column too
+    X[:, 6] += 50.0  # mean 50, sd 1: below the ratio of 100
+    found = offset_columns(FORMATS[fmt](X))
+    np.testing.assert_array_equal(found, [0, 5])
+    centred, shift = centre_columns(FORMATS[fmt](X), found)
+    centred = centred.toarray() if sp.issparse(centred) else centred
+    np.testing.assert_allclose(shift[[0, 5]], X[:, [0, 5]].mean(axis=0))
+    np.testing.assert_allclose(centred[:, [0, 5]].mean(axis=0), 0.0, atol=1e-6)
+    np.testing.assert_array_equal(np.delete(centred, [0, 5], axis=1), np.delete(X, [0, 5], axis=1))
