@@ -61,19 +61,6 @@ def test_weighted_lasso_beside_a_timestamp_matches_lasso(fmt, shape, seed):
     np.testing.assert_allclose(ours, theirs, rtol=1e-7)
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("seed", range(3))
-def test_l1_svm_beside_a_timestamp_matches_linprog(fmt, shape, seed):
-    X, target = _data(shape, seed)
-    y = np.where(target > 0, 1.0, -1.0)
-    est = L1SVM(lam=1.0).fit(FORMATS[fmt](X), y)
-    assert est.certificate_.holds
-    hinge = np.maximum(0.0, 1.0 - y * (X @ est.coef_[0] + est.intercept_[0]))
-    ours = hinge.sum() + np.abs(est.coef_[0]).sum()
-    np.testing.assert_allclose(ours, _l1_svm_minimum(X, y, 1.0), rtol=1e-7)
-
-
 def _svm2_minimum(X, y, lam):
     """``sum_i [1 - y_i f_i]_+^2 + lam ||w||_1`` by CVXPY/Clarabel, the column centred."""
     Z = X - X.mean(axis=0)  # exact: b absorbs the shift
@@ -87,14 +74,19 @@ def _svm2_minimum(X, y, lam):
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("seed", range(3))
-def test_svm2_beside_a_timestamp_matches_clarabel(fmt, shape, seed):
+@pytest.mark.parametrize(
+    "Est, squared, minimum",
+    [(L1SVM, False, _l1_svm_minimum), (SVM2, True, _svm2_minimum)],
+    ids=["L1SVM-linprog", "SVM2-clarabel"],
+)
+def test_hinge_models_beside_a_timestamp_match_a_reference(fmt, shape, seed, Est, squared, minimum):
     X, target = _data(shape, seed)
     y = np.where(target > 0, 1.0, -1.0)
-    est = SVM2(lam=1.0).fit(FORMATS[fmt](X), y)
+    est = Est(lam=1.0).fit(FORMATS[fmt](X), y)
     assert est.certificate_.holds
     hinge = np.maximum(0.0, 1.0 - y * (X @ est.coef_[0] + est.intercept_[0]))
-    ours = hinge @ hinge + np.abs(est.coef_[0]).sum()
-    np.testing.assert_allclose(ours, _svm2_minimum(X, y, 1.0), rtol=1e-7)
+    ours = (hinge @ hinge if squared else hinge.sum()) + np.abs(est.coef_[0]).sum()
+    np.testing.assert_allclose(ours, minimum(X, y, 1.0), rtol=1e-7)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
