@@ -37,6 +37,7 @@ from sparsify.utils import column_norms, signed_labels
 
 from ._active_set import solve_active_set
 from ._backends import DEFAULT_BACKENDS, solve_with_fallback
+from ._columns import centre_columns, offset_columns
 from ._penalty import check_penalty_weights
 from .exceptions import PathWarning, SolverError
 
@@ -46,9 +47,6 @@ POSITIVE = Interval(Real, 0, None, closed="neither")
 NONNEGATIVE = Interval(Real, 0, None, closed="left")
 
 _ACCEPT_SPARSE = ["csr", "csc"]
-#: A column whose mean exceeds this many standard deviations is centred before the
-#: penalised models' solves (`offset_columns`): 2 digits of its products are at stake.
-_OFFSET_RATIO = 100.0
 #: ``class_weight`` of the classifiers, as scikit-learn's SVC takes it.
 CLASS_WEIGHT_CONSTRAINTS = {"class_weight": [StrOptions({"balanced"}), dict, None]}
 #: Fitted attributes with one entry per training sample (0 for a dropped sample).
@@ -398,65 +396,6 @@ class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
             positive (two classes), else the class of the largest score.
         """
         return scores_to_classes(self.decision_function(X), self.classes_)
-
-
-def centre_columns(X, columns):
-    """X with the given columns centred; and the means taken off (0 elsewhere).
-
-    With a free intercept a model is unchanged when a column is shifted (b absorbs
-    ``m_j w_j``), but a column such as a Unix timestamp, 1.7e9 with a spread of 1e5,
-    makes every ``X_j'v`` a sum of terms 1e4 times its value: centred, it is a column
-    at 1e5 whose products keep their digits. Sparse X stays sparse: only the given
-    columns get entries in every row.
-
-    Parameters
-    ----------
-    X : ndarray or sparse matrix of shape (n, d)
-    columns : ndarray of int
-        The columns to centre.
-
-    Returns
-    -------
-    X_centred : ndarray or sparse matrix of shape (n, d)
-        A new array (X itself when ``columns`` is empty).
-    shift : ndarray of shape (d,)
-        The column means taken off.
-    """
-    n, d = X.shape
-    shift = np.zeros(d)
-    if columns.size == 0:
-        return X, shift
-    shift[columns] = np.asarray(X[:, columns].mean(axis=0)).ravel()
-    if not sp.issparse(X):
-        return X - shift, shift
-    offsets = sp.csr_matrix(
-        (
-            np.tile(-shift[columns], n),
-            (np.repeat(np.arange(n), columns.size), np.tile(columns, n)),
-        ),
-        shape=(n, d),
-    )
-    return (X + offsets).asformat(X.format), shift
-
-
-def offset_columns(X, *, ratio=_OFFSET_RATIO):
-    """The columns of X whose mean exceeds ``ratio`` times their standard deviation.
-
-    Such a column (a Unix timestamp, a constant) is nearly parallel to the
-    intercept's column of ones; `centre_columns` removes the offset.
-    """
-    n = X.shape[0]
-    if sp.issparse(X):
-        means = np.asarray(X.mean(axis=0)).ravel()
-        squares = np.asarray(X.multiply(X).mean(axis=0)).ravel()
-    else:
-        means = X.mean(axis=0)
-        squares = np.einsum("ij,ij->j", X, X) / n
-    # Var = E[x^2] - m^2 loses the spread of an offset column to rounding: such a
-    # column shows as |m| > ratio sd whenever its true spread is below 1e-8 |m|, and
-    # is centred either way.
-    variances = np.maximum(squares - means * means, 0.0)
-    return np.flatnonzero(means * means > ratio * ratio * variances)
 
 
 def linear_scores(X, coef, intercept):

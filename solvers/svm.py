@@ -29,8 +29,8 @@ from ._base import (
     BinaryLinearClassifier,
     WeightedL1Penalty,
     _fingerprint,
-    centre_columns,
 )
+from ._columns import centre_columns
 from ._newton import squared_hinge_newton
 from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
 from .certificates import (

@@ -20,6 +20,7 @@ import scipy.sparse as sp
 
 from sparsify.utils import check_X, column_norms, signed_labels
 
+from .._columns import centre_columns, offset_columns
 from .._penalty import check_penalty_weights
 
 
@@ -36,6 +37,7 @@ class PathProblem:
     max_features: int
     max_steps: int
     return_path: bool = True  # False: only the last two breakpoints are kept
+    shift: np.ndarray | None = None  # column means taken off X (offset columns), or None
 
     def column(self, j):
         """Column j of the rescaled X as a dense vector."""
@@ -72,6 +74,11 @@ class PathProblem:
         """Coefficients of the caller's problem from those of the rescaled one."""
         return coefs * _column_scales(self.weights)
 
+    def uncentre(self, intercepts, coefs):
+        """Intercepts of the caller's problem: ``b = b_c - m'w`` for the centred columns."""
+        intercepts = np.asarray(intercepts, dtype=np.float64)
+        return intercepts if self.shift is None else intercepts - coefs @ self.shift
+
 
 def check_path_inputs(
     X, y, weights, *, classifier, lam_min, max_features, max_steps, return_path=True
@@ -97,6 +104,9 @@ def check_path_inputs(
     unit_weights = weights is None
     weights = check_penalty_weights(weights, d)
     scale = _column_scales(weights)
+    # Offset columns (a Unix timestamp) are centred: exact, the intercept absorbs it.
+    offsets = offset_columns(X)
+    X, shift = centre_columns(X, offsets)
     if sp.issparse(X):
         # A new CSC matrix with its own arrays: the caller's are never touched.
         X = sp.csc_matrix(X, copy=True) if unit_weights else sp.csc_matrix(X @ sp.diags(scale))
@@ -112,6 +122,7 @@ def check_path_inputs(
         max_features=_check_count(max_features, "max_features", default=d),
         max_steps=_check_count(max_steps, "max_steps", default=10 * (n + d)),
         return_path=_check_flag(return_path, "return_path"),
+        shift=shift if offsets.size else None,
     )
 
 

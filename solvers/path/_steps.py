@@ -106,7 +106,7 @@ class PathRecorder:
         return Path(
             self.lams,
             coefs,
-            self.intercepts,
+            self.problem.uncentre(self.intercepts, coefs),
             self.active_sets,
             interpolation=self.interpolation,
             classes=self.problem.classes,

@@ -4,8 +4,10 @@ Such a column is nearly parallel to the intercept's column of ones; every ``X_j'
 of a certificate sums terms 1e4 times its value. The estimators centre it first
 (exact with the free intercept). References: scikit-learn's Lasso (which centres X
 itself), scipy's linprog (HiGHS) on the 1-norm SVM's LP and CVXPY/Clarabel on SVM2,
-both written out here with the column centred.
+both written out here with the column centred; the exact paths against the same.
 """
+
+import warnings
 
 import cvxpy as cp
 import numpy as np
@@ -14,8 +16,8 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 from sklearn.linear_model import Lasso
 
-from solvers import L1SVM, SVM2, WeightedLasso
-from solvers._base import centre_columns, offset_columns
+from solvers import L1SVM, SVM2, PathWarning, WeightedLasso, l1_svm_path, lasso_path, svm2_path
+from solvers._columns import centre_columns, offset_columns
 
 FORMATS = {"dense": np.asarray, "csr": sp.csr_matrix}
 SHAPES = {"n>d": (40, 8), "d>n": (25, 60)}
@@ -101,3 +103,42 @@ def test_offset_columns_are_centred_and_nothing_else(fmt):
     np.testing.assert_allclose(shift[[0, 5]], X[:, [0, 5]].mean(axis=0))
     np.testing.assert_allclose(centred[:, [0, 5]].mean(axis=0), 0.0, atol=1e-6)
     np.testing.assert_array_equal(np.delete(centred, [0, 5], axis=1), np.delete(X, [0, 5], axis=1))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize(
+    "path_function, squared, minimum",
+    [(l1_svm_path, False, _l1_svm_minimum), (svm2_path, True, _svm2_minimum)],
+    ids=["l1_svm_path-linprog", "svm2_path-clarabel"],
+)
+def test_hinge_paths_beside_a_timestamp_reach_zero_and_match_a_reference(
+    shape, path_function, squared, minimum
+):
+    X, target = _data(shape, 0)
+    y = np.where(target > 0, 1.0, -1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PathWarning)  # the path must not stop early
+        path = path_function(X, y)
+    assert path.lams[-1] == 0.0
+    for lam in path.lams[1 : len(path.lams) - 1 : max(1, len(path.lams) // 4)]:
+        coef, intercept = path.at(lam)
+        hinge = np.maximum(0.0, 1.0 - y * (X @ coef + intercept))
+        ours = (hinge @ hinge if squared else hinge.sum()) + lam * np.abs(coef).sum()
+        np.testing.assert_allclose(ours, minimum(X, y, lam), rtol=1e-7)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_lasso_path_beside_a_timestamp_matches_lasso(shape):
+    X, y = _data(shape, 1)
+    path = lasso_path(X, y)
+    for lam in path.lams[1 : len(path.lams) - 1 : max(1, len(path.lams) // 4)]:
+        coef, intercept = path.at(lam)
+        ref = Lasso(alpha=lam / (2 * len(y)), tol=1e-14, max_iter=10**6).fit(X, y)
+
+        def objective(c, b, lam=lam):
+            residual = y - X @ c - b
+            return residual @ residual + lam * np.abs(c).sum()
+
+        ours, theirs = objective(coef, intercept), objective(ref.coef_, ref.intercept_)
+        assert ours <= theirs * (1 + 1e-9)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-7)
