@@ -541,11 +541,16 @@ class WeightedL1Penalty:
         ndarray of shape (X.shape[1],)
         """
         # Centre the offset columns (a Unix timestamp): exact with the free intercept.
-        X, shift = centre_columns(X, offset_columns(X))
+        scales = column_norms(X)
+        offsets = offset_columns(X, norms=scales)
+        if offsets.size:
+            X, shift = centre_columns(X, offsets)
+            scales = column_norms(X)
+        else:
+            shift = np.zeros(X.shape[1])
         # Equilibrate: with c_j = s_j b_j the columns X_j / s_j have unit norm and the
         # weights become W_j / s_j; the problem (and its certificate) is the same, but
         # a backend no longer sees a column at 1e12 beside one at 1 (a Unix timestamp).
-        scales = column_norms(X)
         scales[scales == 0] = 1.0
         X_unit = X @ sp.diags(1.0 / scales) if sp.issparse(X) else X / scales
         self._kept_weights = weights / scales

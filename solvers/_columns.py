@@ -10,6 +10,8 @@ exact paths (`solvers.path`) centre such columns before they solve.
 import numpy as np
 import scipy.sparse as sp
 
+from sparsify.utils import column_norms
+
 __all__ = ["centre_columns", "offset_columns"]
 
 #: A column whose mean exceeds this many standard deviations is an offset column:
@@ -56,19 +58,18 @@ def centre_columns(X, columns):
     return (X + offsets).asformat(X.format), shift
 
 
-def offset_columns(X, *, ratio=OFFSET_RATIO):
+def offset_columns(X, *, norms=None, ratio=OFFSET_RATIO):
     """The columns of X whose mean exceeds ``ratio`` times their standard deviation.
 
     Such a column (a Unix timestamp, a constant) is nearly parallel to the
-    intercept's column of ones; `centre_columns` removes the offset.
+    intercept's column of ones; `centre_columns` removes the offset. ``norms``: the
+    column norms of X when the caller has them (saves a pass over X).
     """
     n = X.shape[0]
-    if sp.issparse(X):
-        means = np.asarray(X.mean(axis=0)).ravel()
-        squares = np.asarray(X.multiply(X).mean(axis=0)).ravel()
-    else:
-        means = X.mean(axis=0)
-        squares = np.einsum("ij,ij->j", X, X) / n
+    means = np.asarray(X.mean(axis=0)).ravel()
+    if norms is None:
+        norms = column_norms(X)
+    squares = norms * norms / n
     # Var = E[x^2] - m^2 loses the spread of an offset column to rounding: such a
     # column shows as |m| > ratio sd whenever its true spread is below 1e-8 |m|, and
     # is centred either way.
