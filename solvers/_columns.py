@@ -12,11 +12,13 @@ import scipy.sparse as sp
 
 from sparsify.utils import column_norms
 
-__all__ = ["centre_columns", "offset_columns"]
+__all__ = ["centre_columns", "large_columns", "offset_columns"]
 
 #: A column whose mean exceeds this many standard deviations is an offset column:
 #: 2 digits of its products are at stake.
 OFFSET_RATIO = 100.0
+#: A column whose norm exceeds this many times the median nonzero column norm is large.
+LARGE_RATIO = 1e3
 
 
 def centre_columns(X, columns):
@@ -75,3 +77,29 @@ def offset_columns(X, *, norms=None, ratio=OFFSET_RATIO):
     # is centred either way.
     variances = np.maximum(squares - means * means, 0.0)
     return np.flatnonzero(means * means > ratio * ratio * variances)
+
+
+def large_columns(norms, *, ratio=LARGE_RATIO):
+    """The columns whose norm exceeds ``ratio`` times the median nonzero column norm.
+
+    The 2-norm SVMs rescale them for the backends (`solvers.svm`) and their
+    certificate restores their stationarity exactly (`solvers.certificates`).
+
+    Parameters
+    ----------
+    norms : ndarray of shape (d,)
+        The column norms.
+    ratio : float, default=LARGE_RATIO
+
+    Returns
+    -------
+    columns : ndarray of int
+        Their indices (empty when no column is that large, or every column is 0).
+    typical : float
+        The median nonzero column norm (0 when every column is 0).
+    """
+    positive = norms[norms > 0]
+    if positive.size == 0:
+        return np.zeros(0, dtype=int), 0.0
+    typical = float(np.median(positive))
+    return np.flatnonzero(norms > ratio * typical), typical

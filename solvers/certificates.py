@@ -51,6 +51,7 @@ from scipy.optimize import linprog, lsq_linear
 
 from sparsify.utils import column_norms
 
+from ._columns import large_columns
 from ._penalty import check_penalty_weights
 
 __all__ = [
@@ -69,9 +70,6 @@ GAP_TOLERANCE = 1e-6
 
 # Samples whose margin is within this (relative) distance of 1 are on the margin.
 _MARGIN_TOLERANCE = 1e-7
-# Columns whose norm exceeds this many times the median column norm get their
-# stationarity restored exactly in the 2-norm SVM's dual points (_dominant_stationarity).
-_DOMINANT_SPREAD = 1e3
 # Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
 # in the KKT measure.
 _SUPPORT_RTOL = 1e-6
@@ -481,7 +479,7 @@ def svm_certificate(
 
 def _dominant_stationarity(X, y, coef, a, upper):
     """``a`` moved on its free multipliers so that ``(X'Ya)_j = w_j`` holds for the
-    columns that dwarf the others (norm over ``_DOMINANT_SPREAD`` times the median),
+    columns that dwarf the others (`solvers._columns.large_columns`),
     with ``y'a = 0``; None when there are no such columns or free multipliers.
 
     With a column at 1e12, ``(X'Ya)_j`` sums terms 1e12 times the others: a dual
@@ -489,13 +487,9 @@ def _dominant_stationarity(X, y, coef, a, upper):
     tolerates. The least change (minimum norm, rows equilibrated) that restores those
     few equations leaves the others as they were, to rounding.
     """
-    norms = column_norms(X)
-    positive = norms[norms > 0]
     free = np.flatnonzero((a > 0) & (a < upper))
-    if positive.size == 0 or free.size == 0:
-        return None
-    dominant = np.flatnonzero(norms > _DOMINANT_SPREAD * np.median(positive))
-    if dominant.size == 0:
+    dominant = large_columns(column_norms(X))[0]
+    if free.size == 0 or dominant.size == 0:
         return None
     columns = X[:, dominant]
     rows = columns[free]

@@ -30,7 +30,7 @@ from ._base import (
     WeightedL1Penalty,
     _fingerprint,
 )
-from ._columns import centre_columns
+from ._columns import centre_columns, large_columns
 from ._newton import squared_hinge_newton
 from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
 from .certificates import (
@@ -140,9 +140,6 @@ def _margin(w):
 #: backends then see the problem with ``C = 1`` and the data scaled by ``sqrt(C)``.
 _C_RANGE = (1e-2, 1e4)
 
-#: A column whose norm is this many times the median column norm is rescaled.
-_SPREAD = 1e3
-
 
 def _centre_dominant(X):
     """X with its dominant columns (:func:`solvers.ridge.dominant_columns`) centred.
@@ -189,18 +186,20 @@ def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):
 
 
 def _dominant_scale(X):
-    """Column scales t bringing X's largest columns to the typical norm, or None.
+    """Column scales t bringing X's large columns to the typical norm, or None.
 
     For :func:`solvers.formulations.svm_primal`'s ``column_scale``: a column whose norm
-    exceeds ``_SPREAD`` times the median norm of the nonzero columns is scaled to that
-    median; the others keep ``t_j = 1``. None when no column is that large.
+    exceeds 1e3 times the median norm of the nonzero columns
+    (:func:`solvers._columns.large_columns`) is scaled to that median; the others keep
+    ``t_j = 1``. None when no column is that large.
     """
-    squares = column_norms(X, squared=True)
-    typical = np.median(squares[squares > 0]) if np.any(squares > 0) else 0.0
-    large = squares > _SPREAD**2 * typical
-    if typical == 0.0 or not np.any(large):
+    norms = column_norms(X)
+    large, typical = large_columns(norms)
+    if large.size == 0:
         return None
-    return np.where(large, np.sqrt(squares / typical), 1.0)
+    scale = np.ones(X.shape[1])
+    scale[large] = norms[large] / typical
+    return scale
 
 
 class _ScaledL2:
