@@ -33,11 +33,11 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from sparsify.utils import column_norms, signed_labels
+from sparsify.utils import signed_labels
 
 from ._active_set import solve_active_set
 from ._backends import DEFAULT_BACKENDS, solve_with_fallback
-from ._columns import centre_columns, offset_columns
+from ._columns import centre_offset_columns
 from ._penalty import check_penalty_weights
 from .exceptions import PathWarning, SolverError
 
@@ -541,13 +541,7 @@ class WeightedL1Penalty:
         ndarray of shape (X.shape[1],)
         """
         # Centre the offset columns (a Unix timestamp): exact with the free intercept.
-        scales = column_norms(X)
-        offsets = offset_columns(X, norms=scales)
-        if offsets.size:
-            X, shift = centre_columns(X, offsets)
-            scales = column_norms(X)
-        else:
-            shift = np.zeros(X.shape[1])
+        X, shift, scales = centre_offset_columns(X)
         # Equilibrate: with c_j = s_j b_j the columns X_j / s_j have unit norm and the
         # weights become W_j / s_j; the problem (and its certificate) is the same, but
         # a backend no longer sees a column at 1e12 beside one at 1 (a Unix timestamp).

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from sparsify.utils import column_norms
 
-__all__ = ["centre_columns", "large_columns", "offset_columns"]
+__all__ = ["centre_columns", "centre_offset_columns", "large_columns", "offset_columns"]
 
 #: A column whose mean exceeds this many standard deviations is an offset column:
 #: 2 digits of its products are at stake.
@@ -103,3 +103,26 @@ def large_columns(norms, *, ratio=LARGE_RATIO):
         return np.zeros(0, dtype=int), 0.0
     typical = float(np.median(positive))
     return np.flatnonzero(norms > ratio * typical), typical
+
+
+def centre_offset_columns(X):
+    """X with its offset columns (`offset_columns`) centred, the shift, and the column norms.
+
+    The one step every solver of the package takes first: the estimators, the 2-norm
+    SVMs and the exact paths.
+
+    Returns
+    -------
+    X_centred : ndarray or sparse matrix of shape (n, d)
+        X itself when no column is an offset column.
+    shift : ndarray of shape (d,)
+        The column means taken off (0 elsewhere).
+    norms : ndarray of shape (d,)
+        The column norms of ``X_centred``.
+    """
+    norms = column_norms(X)
+    offsets = offset_columns(X, norms=norms)
+    if offsets.size == 0:
+        return X, np.zeros(X.shape[1]), norms
+    X, shift = centre_columns(X, offsets)
+    return X, shift, column_norms(X)

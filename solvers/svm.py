@@ -18,8 +18,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
-from sparsify.utils import column_norms
-
 from ._backends import DEFAULT_BACKENDS
 from ._base import (
     _WS_MAX_ROUNDS,
@@ -30,7 +28,7 @@ from ._base import (
     WeightedL1Penalty,
     _fingerprint,
 )
-from ._columns import centre_columns, large_columns
+from ._columns import centre_offset_columns, large_columns
 from ._newton import squared_hinge_newton
 from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
 from .certificates import (
@@ -141,20 +139,6 @@ def _margin(w):
 _C_RANGE = (1e-2, 1e4)
 
 
-def _centre_dominant(X):
-    """X with its dominant columns (:func:`solvers.ridge.dominant_columns`) centred.
-
-    With a free intercept the 2-norm SVM is unchanged when a column is shifted
-    (``b`` absorbs ``m_j w_j``), but a column at 1e12 (1 + 0.01 z), nearly parallel to
-    the intercept's column of ones, becomes one at 1e10 z (`centre_columns`).
-
-    Returns
-    -------
-    X_centred, shift : the data and the column means taken off (0 elsewhere)
-    """
-    return centre_columns(X, dominant_columns(X))
-
-
 def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):
     """The problems to try, in order: ``(s, C_solved)`` with the data scaled by ``sqrt(s)``.
 
@@ -168,7 +152,7 @@ def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):
     bound (separable data, the hard margin), no sample has slack and the solution
     is the same for every larger C (the certificate at C decides). With sample weights
     s the size is that of the boxes ``C s_i``: C times the mean of ``s_i ||x_i||^2``.
-    With ``column_scale`` t (:func:`_dominant_scale`) the norms are those of the rows
+    With ``column_scale`` t (:func:`_large_column_scale`) the norms are those of the rows
     of ``X / t``, the data the backends see.
     """
     if column_scale is not None:
@@ -185,19 +169,18 @@ def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):
     return plans
 
 
-def _dominant_scale(X):
-    """Column scales t bringing X's large columns to the typical norm, or None.
+def _large_column_scale(norms):
+    """Column scales t bringing the large columns to the typical norm, or None.
 
     For :func:`solvers.formulations.svm_primal`'s ``column_scale``: a column whose norm
     exceeds 1e3 times the median norm of the nonzero columns
     (:func:`solvers._columns.large_columns`) is scaled to that median; the others keep
     ``t_j = 1``. None when no column is that large.
     """
-    norms = column_norms(X)
     large, typical = large_columns(norms)
     if large.size == 0:
         return None
-    scale = np.ones(X.shape[1])
+    scale = np.ones(norms.size)
     scale[large] = norms[large] / typical
     return scale
 
@@ -206,8 +189,10 @@ class _ScaledL2:
     """Fit the 2-norm SVM on centred, rescaled data (exact transformations); map back.
 
     Subclasses implement ``_fit_scaled(X, y)`` and read the box constraint from
-    ``self._C_solved``. When columns still dominate after centring (a timestamp at
-    1e9 with spread 1e7), ``self._column_scale`` holds their scales and the CVXPY
+    ``self._C_solved``. The offset columns are centred first (a timestamp at 1e9 with
+    spread 1e7 becomes a column at 1e7, :func:`solvers._columns.centre_offset_columns`),
+    exact with the free intercept. When columns still dwarf the others
+    (:func:`_large_column_scale`), ``self._column_scale`` holds their scales and the CVXPY
     backends solve the primal in rescaled coordinates (``svm_primal``'s
     ``column_scale``): the dual's Gram matrix holds entries 1e14 times the others,
     beyond what an interior-point method resolves in float64.
@@ -217,8 +202,10 @@ class _ScaledL2:
     _column_scale = None
 
     def _fit_pm(self, X, y):
-        centred, shift = _centre_dominant(X)
-        self._column_scale = _dominant_scale(centred) if np.any(shift) else None
+        centred, shift, norms = centre_offset_columns(X)
+        # Only when some columns dominate the rest together: otherwise the dual copes.
+        dominant = dominant_columns(centred, squares=norms * norms)
+        self._column_scale = _large_column_scale(norms) if dominant.size else None
         try:
             self._fit_centred(X, y, centred, shift)
         finally:
@@ -241,7 +228,7 @@ class _ScaledL2:
             except SolverError as error:
                 if k + 1 < len(plans):
                     continue
-                raise _with_hint(error, X, shift) from None
+                raise _with_hint(error, self._column_scale) from None
             finally:
                 self._C_solved = self.C
             if (scale, C_solved) == (1.0, self.C):
@@ -264,21 +251,20 @@ class _ScaledL2:
                         f"certify on the original one: {self.certificate_}.",
                         self.solve_attempts_,
                     ),
-                    X,
-                    shift,
+                    self._column_scale,
                 )
         # b absorbs the shift of the centred columns: x'w + b = (x - m)'w + b_centred.
         self.intercept_ = float(self.intercept_ - shift @ self.coef_)
 
 
-def _with_hint(error, X, shift):
+def _with_hint(error, column_scale):
     """The SolverError with what to try when X has columns that dwarf the others."""
-    dominant = np.flatnonzero(shift)
-    if dominant.size == 0:
+    if column_scale is None:
         return error
+    large = np.flatnonzero(column_scale != 1.0)
     return SolverError(
-        f"{error}\nX has columns whose norms dwarf all the others together (indices "
-        f"{dominant[:10].tolist()}): the 2-norm penalty is not invariant to column "
+        f"{error}\nX has columns whose norms dwarf the others (indices "
+        f"{large[:10].tolist()}): the 2-norm penalty is not invariant to column "
         "scaling, and the backends could not resolve both scales. Standardise X (e.g. "
         "sklearn.preprocessing.StandardScaler) or use loss='squared_hinge', whose Newton "
         "backend handles them.",

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 from sparsify.utils import check_X, column_norms, signed_labels
 
-from .._columns import centre_columns, offset_columns
+from .._columns import centre_offset_columns
 from .._penalty import check_penalty_weights
 
 
@@ -105,8 +105,7 @@ def check_path_inputs(
     weights = check_penalty_weights(weights, d)
     scale = _column_scales(weights)
     # Offset columns (a Unix timestamp) are centred: exact, the intercept absorbs it.
-    offsets = offset_columns(X)
-    X, shift = centre_columns(X, offsets)
+    X, shift, _ = centre_offset_columns(X)
     if sp.issparse(X):
         # A new CSC matrix with its own arrays: the caller's are never touched.
         X = sp.csc_matrix(X, copy=True) if unit_weights else sp.csc_matrix(X @ sp.diags(scale))
@@ -122,7 +121,7 @@ def check_path_inputs(
         max_features=_check_count(max_features, "max_features", default=d),
         max_steps=_check_count(max_steps, "max_steps", default=10 * (n + d)),
         return_path=_check_flag(return_path, "return_path"),
-        shift=shift if offsets.size else None,
+        shift=shift if shift.any() else None,
     )
 
 
