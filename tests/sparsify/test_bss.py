@@ -205,6 +205,7 @@ def duplicated(d, ell, seed):
         (orthonormal(50, 6, 6, row_scales=10.0 ** np.linspace(-3, 3, 50)), 13, 0.01),
         (orthonormal(120, 10, 7), 40, 0.01),  # the benchmark's small-ell shape, scaled down
         (orthonormal(90, 10, 8), 40, 0.0),
+        (orthonormal(80, 34, 9), 40, 0.01),  # ell > 32: divide and conquer (dsyevd)
     ],
     ids=[
         "r=4",
@@ -218,6 +219,7 @@ def duplicated(d, ell, seed):
         "spread",
         "ell=10 gamma",
         "ell=10",
+        "ell=34",
     ],
 )
 def test_matches_algorithm1_written_out(V, r, gamma):
@@ -228,6 +230,33 @@ def test_matches_algorithm1_written_out(V, r, gamma):
     np.testing.assert_array_equal(got.indices, expected.indices)
     np.testing.assert_allclose(got.scales, expected.scales, rtol=1e-8)
     assert_lemma1(V, got, r)
+
+
+@pytest.mark.parametrize("ell", [1, 3, 10, 40])
+def test_barrier_weights_give_the_scores_of_explicit_inverses(ell):
+    # w_L @ (Q'v)**2 and w_U @ (Q'v)**2 are L(v) and U(v) of 000 sec. 4, written
+    # with the inverses of A - L'I, A - LI, U'I - A and U I - A; two quadruples
+    # (A's barriers and those of A + gamma I) at once, as bss computes them.
+    from sparsify.bss import _barrier_weights
+
+    rng = np.random.default_rng(ell)
+    G = rng.standard_normal((ell, ell))
+    A = G @ G.T
+    lam, Q = np.linalg.eigh(A)
+    low, up = lam[0] - 0.5, lam[-1] + 2.0  # L' and U: the barriers enclose lam
+    quadruples = [(low, up + 1.5, low - 1.0, up), (low - 0.01, up + 1.49, low - 1.01, up - 0.01)]
+    weights = _barrier_weights(lam, np.array(quadruples))
+    eye = np.eye(ell)
+    V = rng.standard_normal((5, ell))
+    for i, (lower_p, upper_p, lower, upper) in enumerate(quadruples):
+        ML, MU = np.linalg.inv(A - lower_p * eye), np.linalg.inv(upper_p * eye - A)
+        step_L = np.trace(ML) - np.trace(np.linalg.inv(A - lower * eye))
+        step_U = np.trace(np.linalg.inv(upper * eye - A)) - np.trace(MU)
+        expected_L = [v @ ML @ ML @ v / step_L - v @ ML @ v for v in V]
+        expected_U = [v @ MU @ MU @ v / step_U + v @ MU @ v for v in V]
+        Z2 = (V @ Q) ** 2
+        np.testing.assert_allclose(Z2 @ weights[2 * i], expected_L, rtol=1e-10)
+        np.testing.assert_allclose(Z2 @ weights[2 * i + 1], expected_U, rtol=1e-10)
 
 
 def test_scale_is_sqrt_t_times_constant_not_inverse():
