@@ -192,6 +192,9 @@ def dask_singular_pairs(X, k, *, name="X"):
     * With ``d <= EXACT_MAX_FEATURES``: all of them, exactly, from the d x d
       Gram matrix ``X'X`` (one map-reduce over the chunks; see
       `sparsify._svd.gram_singular_pairs`), as for in-memory sparse X with n > d.
+      When its eigenvalues do not resolve X's rank (`sparsify._svd.gram_resolves`:
+      X rank-deficient or cond(X) > 1e4), a second pass reduces the R factors of
+      the chunks' QRs (a tall-skinny QR), whose SVD is X's to rounding.
     * Wider X, given k: the top k by the randomized range finder with power
       iterations (Halko, Martinsson & Tropp 2011, Algorithms 4.3-4.4): ``Y = X
       Omega`` (Omega Gaussian, d x (k + 10)), then four times ``Q = qr(Y)``
@@ -212,11 +215,24 @@ def dask_singular_pairs(X, k, *, name="X"):
     ValueError
         If X is wider than EXACT_MAX_FEATURES and k is None.
     """
-    from ._svd import gram_singular_pairs
+    from ._svd import (
+        gram_resolves,
+        gram_singular_pairs,
+        r_singular_pairs,
+        stacked_r_factor,
+        zero_null_rows,
+    )
 
     n, d = X.shape
     if d <= EXACT_MAX_FEATURES:
-        return gram_singular_pairs(reduce_row_blocks(block_gram, X))
+        gram = reduce_row_blocks(block_gram, X)
+        zero = np.diag(gram) == 0  # X's all-zero columns
+        V, s = gram_singular_pairs(gram)
+        if not gram_resolves(s**2):
+            # The R of a tall-skinny QR over the chunks (one more pass), for the rank.
+            first = partial(stacked_r_factor, np.zeros((0, d)))
+            V, s = r_singular_pairs(reduce_row_blocks(first, X, combine=stacked_r_factor))
+        return zero_null_rows(V, s, zero)
     if k is None:
         raise ValueError(
             f"{name} is a Dask array with {d} > {EXACT_MAX_FEATURES} features: give k, the "
@@ -233,4 +249,4 @@ def dask_singular_pairs(X, k, *, name="X"):
         Z, _ = la.qr(XtQ, mode="economic")
     # Q'X = W S Z' with Z = the right singular vectors: the SVD of the d x m matrix X'Q.
     V, s, _ = la.svd(XtQ, full_matrices=False)
-    return V, s
+    return zero_null_rows(V, s, ~XtQ.any(axis=1))  # X's zero columns give exact zero rows

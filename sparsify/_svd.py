@@ -17,6 +17,13 @@ _TRUNCATED_FRACTION = 4
 _SUBSPACE_TOL = 1e-9
 # Seed of ARPACK's starting vector (a fixed start makes the result reproducible).
 _ARPACK_SEED = 0
+# A Gram matrix resolves X's singular values (and rank) when its eigenvalues span
+# at most this ratio: cond(X) <= 1e4, so that squaring loses at most half of the
+# digits. Otherwise (rank-deficient X, a column at 1e12 beside unit columns) its
+# eigenvalues below about eps * w_max are rounding noise, and the QR of X is used.
+_GRAM_CONDITION = 1e8
+# Rows of a sparse X made dense at a time by the blocked QR of a tall X.
+_QR_BLOCK_ROWS = 2048
 
 
 def rank_tolerance(shape):
@@ -106,6 +113,57 @@ def gram_singular_pairs(gram):
     return V, np.sqrt(w)
 
 
+def gram_resolves(w):
+    """Whether the eigenvalues w of a Gram matrix ``X'X`` resolve X's singular values.
+
+    True when they are positive and span at most _GRAM_CONDITION: then every
+    singular value ``sqrt(w_i)`` keeps at least half of its digits and X has
+    full rank. Otherwise the small eigenvalues may be rounding noise (about
+    eps * max(w)) or real singular values squared below it; the Gram matrix
+    cannot tell them apart, and the numerical rank needs a QR of X itself.
+    """
+    return w.size > 0 and w.min() > 0 and w.max() <= w.min() * _GRAM_CONDITION
+
+
+def _dense(block):
+    """A block of rows as a dense ndarray."""
+    return block.toarray() if sp.issparse(block) else np.asarray(block)
+
+
+def stacked_r_factor(R, block):
+    """R of the QR of the rows of R stacked over a block of rows of X (one TSQR step).
+
+    With R from the rows before the block (``R'R = B_0'B_0``), the result's
+    ``R'R`` is that of all rows so far; at most d x d.
+    """
+    stacked = np.vstack([_dense(R), _dense(block)])
+    return la.qr(stacked, mode="r", check_finite=False)[0][: stacked.shape[1]]
+
+
+def r_singular_pairs(R):
+    """Right singular vectors and singular values of X from the R of ``X = Q R``."""
+    _, s, Wt = la.svd(R, check_finite=False)
+    return np.ascontiguousarray(Wt.T), s
+
+
+def blocked_r_factor(X):
+    """The R of ``X = Q R`` for a tall sparse X (n >= d), d x d at most.
+
+    Householder QR of row blocks, each stacked under the R of the rows before
+    it: only _QR_BLOCK_ROWS rows of X are dense at a time, and Q is never
+    formed. Backward stable, like LAPACK's QR of the dense X: ``R = U S W'``
+    gives X's singular values S and right singular vectors W (X's numerical
+    rank is that of `numpy.linalg.matrix_rank`).
+    """
+    n, d = X.shape
+    X = X.tocsr()
+    step = max(d, _QR_BLOCK_ROWS)
+    R = np.zeros((0, d))
+    for start in range(0, n, step):
+        R = stacked_r_factor(R, X[start : start + step])
+    return R
+
+
 def right_singular_vectors(X, k=None, *, name="X"):
     """Return the top-k right singular vectors V (d x k) and singular values of X.
 
@@ -113,9 +171,17 @@ def right_singular_vectors(X, k=None, *, name="X"):
     ``k + 1 <= min(n, d) / 4`` a truncated SVD (ARPACK, see `_truncated_svd`)
     gives the top k triplets, kept when certified by their residuals and the
     gap ``s_k - s_{k+1}``. Otherwise, or when not certified, with n <= d the
-    n x n Gram matrix X X' gives the left singular vectors, V = X' U S^-1 is
-    re-orthonormalised and refined by one Rayleigh-Ritz step (an SVD of the
-    n x k matrix X Q); with n > d the d x d Gram matrix X' X gives V directly.
+    n x n Gram matrix X X' gives the left singular vectors U, ``V = X' U S^-1``
+    is re-orthonormalised and refined by one Rayleigh-Ritz step (an SVD of the
+    n x r matrix X Q); with n > d the d x d Gram matrix X' X (of the columns
+    not all zero) gives V directly. A Gram matrix squares X's condition
+    number, so it is used only when its eigenvalues resolve X's rank
+    (`gram_resolves`: full rank, cond(X) <= 1e4). Otherwise (duplicate or
+    zero columns, a column at 1e12 beside unit columns) the R of a QR of row
+    blocks (`blocked_r_factor`, never all of X dense) replaces it: of X' for
+    n <= d (``X = R'Q'``, so the SVD of R' gives U and S), of X for n > d (the
+    SVD of R gives V). Either way the numerical rank is that of the dense
+    SVD, and an all-zero column of X has an exact zero row in V.
     A Dask X goes to `sparsify._dask.dask_singular_pairs` (its d x d Gram
     matrix, reduced over its chunks, or a randomized range finder).
 
@@ -162,25 +228,58 @@ def right_singular_vectors(X, k=None, *, name="X"):
     n, d = X.shape
     if is_dask(X):
         return _top(*dask_singular_pairs(X, k, name=name), k, X.shape, name)
+    zero = _zero_columns(X)
     if sp.issparse(X) and k is not None and (k + 1) * _TRUNCATED_FRACTION <= min(n, d):
         truncated = _truncated_svd(X, k)
         if truncated is not None:
-            return truncated
+            return zero_null_rows(*truncated, zero)
     if not sp.issparse(X):
         _, s, Vt = la.svd(X, full_matrices=False, lapack_driver="gesdd")
         V = Vt.T
     elif n <= d:
-        gram = (X @ X.T).toarray()
-        w, U = la.eigh(gram)
-        w, U = w[::-1], U[:, ::-1]
-        keep = w > w[0] * rank_tolerance(X.shape) if w.size else w > 0
-        U, sv = U[:, keep], np.sqrt(w[keep])
+        w, U = la.eigh((X @ X.T).toarray())
+        if gram_resolves(w):
+            U, sv = U[:, ::-1], np.sqrt(w[::-1])
+        else:  # X' = Q R, so X = R'Q' and the SVD of R' gives X's U and S
+            U, sv, _ = la.svd(blocked_r_factor(X.T).T, check_finite=False)
+            keep = sv > sv[0] * rank_tolerance(X.shape) if sv.size else sv > 0
+            U, sv = U[:, keep], sv[keep]
         Q, _ = la.qr(np.asarray(X.T @ U) / sv, mode="economic")
         _, s, Wt = la.svd(np.asarray(X @ Q), full_matrices=False)
         V = Q @ Wt.T
-    else:
-        V, s = gram_singular_pairs((X.T @ X).toarray())
-    return _top(V, s, k, X.shape, name)
+    else:  # the columns of X not all zero, whose rows of V are: zero_null_rows
+        kept = ~zero if 0 < zero.sum() < d else np.ones(d, dtype=bool)
+        V = np.zeros((d, kept.sum()))
+        V[kept], s = _tall_singular_pairs(X[:, kept] if not kept.all() else X)
+    return zero_null_rows(*_top(V, s, k, X.shape, name), zero)
+
+
+def _tall_singular_pairs(X):
+    """Right singular vectors and singular values of a tall sparse X: Gram matrix, or QR.
+
+    The d x d Gram matrix ``X'X`` when its eigenvalues resolve X's rank
+    (`gram_resolves`), the R of a blocked QR (`blocked_r_factor`) otherwise.
+    """
+    V, s = gram_singular_pairs((X.T @ X).toarray())
+    return (V, s) if gram_resolves(s**2) else r_singular_pairs(blocked_r_factor(X))
+
+
+def _zero_columns(X):
+    """Mask of the columns of a dense or sparse X whose entries are all zero."""
+    if sp.issparse(X):
+        return np.asarray(abs(X).sum(axis=0)).ravel() == 0
+    return ~np.any(X, axis=0)
+
+
+def zero_null_rows(V, s, zero):
+    """V with the rows of X's all-zero columns set to 0, and s.
+
+    Such a feature j has ``X e_j = 0``, so e_j is in X's null space and row j
+    of V is exactly zero; an SVD leaves rounding (about 1e-16) there, which BSS
+    would score as a row of its own and pick, with a scale near 1e15.
+    """
+    V[zero] = 0.0
+    return V, s
 
 
 def _top(V, s, k, shape, name):

@@ -287,3 +287,31 @@ def test_a_worker_killed_mid_run_is_recovered_from(process_cluster, monkeypatch)
     # The scheduler recomputed the lost chunks from V's graph: the whole, right answer.
     np.testing.assert_array_equal(ours.indices, ref.indices)
     np.testing.assert_allclose(ours.scales, ref.scales, rtol=1e-12)
+
+
+def rank_deficient_corpus(seed=3):
+    """corpus() with a duplicated word, an absent word and a word counted in 1e12s."""
+    X = corpus(seed=seed).toarray()
+    X[:, 3], X[:, 5] = X[:, 4], 0.0
+    X[:, 7] *= 1e12
+    return sp.csr_matrix(X)
+
+
+@pytest.mark.parametrize("chunks", CHUNKS)
+def test_rank_from_a_tall_skinny_qr_when_the_gram_matrix_cannot_resolve_it(client, chunks):
+    # A column at 1e12 hid a direction from the Gram matrix here (rank 27 of 28);
+    # the R of a QR over the chunks gives numpy's matrix_rank and the dense SVD's span.
+    X = rank_deficient_corpus()
+    dense = X.toarray()
+    V, s = _dask.dask_singular_pairs(as_dask(X, chunks), None)
+    rank = np.linalg.matrix_rank(dense)
+    assert np.sum(s > s[0] * max(X.shape) * np.finfo(float).eps) == rank
+    reference = np.linalg.svd(dense, compute_uv=False)
+    np.testing.assert_allclose(s[:rank], reference[:rank], rtol=1e-12, atol=1e-12 * reference[0])
+    assert not np.any(V[5])  # the absent word: an exact zero row
+    residual = np.linalg.norm(dense - (dense @ V[:, :rank]) @ V[:, :rank].T, axis=0)
+    assert np.all(residual <= 1e-3 * np.linalg.norm(dense, axis=0) + 1e-300)
+    ours = BSSSelector(n_features=40).fit(as_dask(X, chunks)).selection_
+    ref = BSSSelector(n_features=40).fit(X).selection_
+    assert 5 not in ref.indices
+    np.testing.assert_array_equal(ours.indices, ref.indices)

@@ -91,3 +91,57 @@ def test_one_blas_thread_limits_and_restores_the_thread_counts():
         with pytest.raises(RuntimeError), one_blas_thread():  # restored on an exception too
             raise RuntimeError
         assert blas_threads() == before
+
+
+def awkward(kind, n, d, seed=0):
+    """Data whose Gram matrix does not resolve the rank: what users bring."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    if kind == "duplicate and zero columns":
+        X[:, 3], X[:, 5] = X[:, 4], 0.0
+    elif kind == "rank 3":
+        X = rng.standard_normal((n, 3)) @ rng.standard_normal((3, d))
+    elif kind == "column at 1e12":
+        X[:, 1] *= 1e12
+    elif kind == "timestamp":
+        X[:, 2] = 1.7e9 + 1e5 * rng.standard_normal(n)
+    return X
+
+
+KINDS = ["duplicate and zero columns", "rank 3", "column at 1e12", "timestamp"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("shape", [(60, 12), (10, 30)], ids=["n>d", "n<d"])
+def test_sparse_singular_vectors_have_the_rank_and_span_of_the_dense_svd(kind, shape):
+    # A Gram matrix squares the condition number: its rounding noise (about
+    # eps * s_max^2) once counted as rank (rank 3 data came out rank 8), and a
+    # column at 1e12 hid the unit columns (rank 1 instead of 10). The rank must be
+    # numpy's matrix_rank, and V must span every column of X to rounding.
+    X = awkward(kind, *shape)
+    rank = np.linalg.matrix_rank(X)
+    norms = np.linalg.norm(X, axis=0)
+    for data in (sp.csr_matrix(X), sp.csc_matrix(X), X):
+        V, s = utils.right_singular_vectors(data)
+        assert V.shape == (shape[1], rank)
+        np.testing.assert_allclose(V.T @ V, np.eye(rank), atol=1e-12)
+        # Weyl: backward-stable SVDs agree to a multiple of eps * s_max.
+        reference = np.linalg.svd(X, compute_uv=False)[:rank]
+        np.testing.assert_allclose(s, reference, rtol=1e-12, atol=1e-12 * reference[0])
+        residual = np.linalg.norm(X - (X @ V) @ V.T, axis=0)
+        assert np.all(residual <= 1e-3 * norms + 1e-300), (kind, residual / norms)
+
+
+def test_all_zero_columns_get_exact_zero_rows_and_are_never_selected():
+    # X e_j = 0 puts e_j in the null space: row j of V is 0, not the 1e-16 an
+    # SVD leaves there, which BSS scored as a row and picked with scale 2.5e15.
+    X = awkward("duplicate and zero columns", 400, 12)
+    for data in (X, sp.csr_matrix(X)):
+        V, _ = utils.right_singular_vectors(data)
+        assert not np.any(V[5])
+        selector = sparsify.BSSSelector(n_features=20).fit(data)  # r > d: all others picked
+        assert 5 not in selector.indices_
+        assert np.all(selector.scales_ < 10)
+        scores = sparsify.leverage_scores(data)
+        assert scores[5] == 0.0
+        np.testing.assert_allclose(scores.sum(), np.linalg.matrix_rank(X), rtol=1e-12)
