@@ -183,10 +183,12 @@ class _Weights:
         self._outer = self._inverse.reshape(k, 4, ell)[:, :2]
         self._steps = np.empty((k, 2))
         self._steps_flat = self._steps.reshape(2 * k)
+        # Row 2i + c of _combine (quadruple i; c = 0: w_L, 1: w_U) holds 1/step in
+        # column 2i + c, the square of outer row c (the diagonal, set per call),
+        # and 1 in column 2k + 4i + c, outer row c itself.
         self._combine = np.zeros((2 * k, 6 * k))
-        # The first 2k columns of _combine take the squares, times 1/step: its diagonal.
         self._inverse_steps = self._combine.reshape(-1)[:: 6 * k + 1]
-        for row in range(2 * k):  # ... and the next 4k the outer rows themselves
+        for row in range(2 * k):
             self._combine[row, 2 * k + 4 * (row // 2) + row % 2] = 1.0
         self._weights = np.empty((2 * k, ell))
         self.columns = self._weights.T
