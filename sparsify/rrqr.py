@@ -42,7 +42,8 @@ def rrqr(X, r):
         Number of features to keep, ``1 <= r <= n_features``. When r exceeds
         the rank of X, the pivots after the rank are chosen among residual
         columns of rounding-level norm (still deterministic, but carrying no
-        information).
+        information, and not the same for dense and sparse X: the rounding
+        of their products differs).
 
     Returns
     -------
@@ -70,7 +71,8 @@ def rrqr(X, r):
     dense) and O(n r) for the projections: O(r (nnz + n r)) in all. Memory:
     the n x r orthonormal basis and O(d) norms; a sparse X is never densified
     (only the r picked columns are). Deterministic: the same input gives the
-    same pivots on every run, and dense and sparse X give the same pivots.
+    same pivots on every run, and dense and sparse X give the same pivots up
+    to the numerical rank of X.
 
     References
     ----------
