@@ -242,15 +242,16 @@ def right_singular_vectors(X, k=None, *, name="X"):
             U, sv = U[:, ::-1], np.sqrt(w[::-1])
         else:  # X' = Q R, so X = R'Q' and the SVD of R' gives X's U and S
             U, sv, _ = la.svd(blocked_r_factor(X.T).T, check_finite=False)
-            keep = sv > sv[0] * rank_tolerance(X.shape) if sv.size else sv > 0
+            keep = sv > sv[0] * rank_tolerance(X.shape)
             U, sv = U[:, keep], sv[keep]
         Q, _ = la.qr(np.asarray(X.T @ U) / sv, mode="economic")
         _, s, Wt = la.svd(np.asarray(X @ Q), full_matrices=False)
         V = Q @ Wt.T
-    else:  # the columns of X not all zero, whose rows of V are: zero_null_rows
-        kept = ~zero if 0 < zero.sum() < d else np.ones(d, dtype=bool)
-        V = np.zeros((d, kept.sum()))
-        V[kept], s = _tall_singular_pairs(X[:, kept] if not kept.all() else X)
+    else:  # the columns not all zero (the others' rows of V are zero_null_rows)
+        kept = ~zero if not zero.all() else np.ones(d, dtype=bool)
+        V_kept, s = _tall_singular_pairs(X[:, kept])
+        V = np.zeros((d, V_kept.shape[1]))
+        V[kept] = V_kept
     return zero_null_rows(*_top(V, s, k, X.shape, name), zero)
 
 
