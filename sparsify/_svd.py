@@ -173,8 +173,8 @@ def right_singular_vectors(X, k=None, *, name="X"):
     gap ``s_k - s_{k+1}``. Otherwise, or when not certified, with n <= d the
     n x n Gram matrix X X' gives the left singular vectors U, ``V = X' U S^-1``
     is re-orthonormalised and refined by one Rayleigh-Ritz step (an SVD of the
-    n x r matrix X Q); with n > d the d x d Gram matrix X' X (of the columns
-    not all zero) gives V directly. A Gram matrix squares X's condition
+    n x r matrix X Q); with n > d the Gram matrix of X's distinct nonzero
+    columns gives V directly (`_tall_distinct_singular_pairs`). A Gram matrix squares X's condition
     number, so it is used only when its eigenvalues resolve X's rank
     (`gram_resolves`: full rank, cond(X) <= 1e4). Otherwise (duplicate or
     zero columns, a column at 1e12 beside unit columns) the R of a QR of row
@@ -247,12 +247,57 @@ def right_singular_vectors(X, k=None, *, name="X"):
         Q, _ = la.qr(np.asarray(X.T @ U) / sv, mode="economic")
         _, s, Wt = la.svd(np.asarray(X @ Q), full_matrices=False)
         V = Q @ Wt.T
-    else:  # the columns not all zero (the others' rows of V are zero_null_rows)
-        kept = ~zero if not zero.all() else np.ones(d, dtype=bool)
-        V_kept, s = _tall_singular_pairs(X[:, kept])
-        V = np.zeros((d, V_kept.shape[1]))
-        V[kept] = V_kept
+    else:
+        V, s = _tall_distinct_singular_pairs(X)
     return zero_null_rows(*_top(V, s, k, X.shape, name), zero)
+
+
+def _distinct_columns(X):
+    """Groups of identical nonzero columns of a sparse X.
+
+    Returns
+    -------
+    first : ndarray of int
+        The first column of each group.
+    group : ndarray of int, shape (d,)
+        Each column's group, -1 for the all-zero columns.
+    """
+    X = X.tocsc(copy=True)
+    X.eliminate_zeros()
+    X.sort_indices()
+    groups, first = {}, []
+    group = np.full(X.shape[1], -1)
+    for j in range(X.shape[1]):
+        rows = slice(X.indptr[j], X.indptr[j + 1])
+        if rows.start < rows.stop:
+            key = (X.indices[rows].tobytes(), X.data[rows].tobytes())
+            group[j] = groups.setdefault(key, len(first))
+            if group[j] == len(first):
+                first.append(j)
+    return np.array(first, dtype=np.intp), group
+
+
+def _tall_distinct_singular_pairs(X):
+    """Right singular vectors and singular values of a tall sparse X, duplicates merged.
+
+    A column repeated m times, and the all-zero columns, make X rank-deficient
+    and its Gram matrix singular, which would send it to the QR. Instead
+    ``X = Y N`` with Y the distinct nonzero columns, each times sqrt(m), and
+    N (one row per distinct column, 1/sqrt(m) on its copies) with orthonormal
+    rows; so ``Y = U S W'`` gives ``X = U S (N'W)'``: X's singular values are
+    Y's, and the rows of V are W's row of the group over sqrt(m), 0 for the
+    zero columns. Exact, and the Gram matrix of Y resolves the rank unless
+    the columns are otherwise dependent or ill-conditioned.
+    """
+    first, group = _distinct_columns(X)
+    if first.size == 0:  # X is all zeros
+        return np.zeros((X.shape[1], 0)), np.zeros(0)
+    copies = np.sqrt(np.bincount(group[group >= 0]))
+    W, s = _tall_singular_pairs(sp.csr_matrix(X[:, first] @ sp.diags(copies)))
+    V = np.zeros((X.shape[1], W.shape[1]))
+    nonzero = group >= 0
+    V[nonzero] = W[group[nonzero]] / copies[group[nonzero], None]
+    return V, s
 
 
 def _tall_singular_pairs(X):

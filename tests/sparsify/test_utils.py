@@ -145,3 +145,32 @@ def test_all_zero_columns_get_exact_zero_rows_and_are_never_selected():
         scores = sparsify.leverage_scores(data)
         assert scores[5] == 0.0
         np.testing.assert_allclose(scores.sum(), np.linalg.matrix_rank(X), rtol=1e-12)
+
+
+def test_tall_sparse_duplicate_columns_merge_exactly():
+    # Copies of a column (two and three of them) and zero columns: X = Y N with
+    # N's rows orthonormal, so the copies share their row of V, divided by
+    # sqrt(copies), and the leverage scores are those of numpy's SVD.
+    rng = np.random.default_rng(4)
+    base = sp.random(300, 20, density=0.2, random_state=4, format="csc")
+    X = sp.hstack([base, base[:, [2, 7, 7]], sp.csc_matrix((300, 2)), base[:, [2]]]).tocsr()
+    X.data[:5] = rng.random(5)  # copies stay copies only where the stored values agree
+    dense = X.toarray()
+    rank = np.linalg.matrix_rank(dense)
+    V, s = utils.right_singular_vectors(X)
+    assert V.shape == (X.shape[1], rank)
+    _, reference_s, Vt = np.linalg.svd(dense, full_matrices=False)
+    np.testing.assert_allclose(s, reference_s[:rank], rtol=1e-10)
+    np.testing.assert_allclose(V @ V.T, Vt[:rank].T @ Vt[:rank], atol=1e-10)
+    duplicates = [
+        (j, k)
+        for j in range(X.shape[1])
+        for k in range(j)
+        if np.array_equal(dense[:, j], dense[:, k]) and dense[:, j].any()
+    ]
+    assert len(duplicates) >= 4
+    for j, k in duplicates:
+        np.testing.assert_array_equal(V[j], V[k])
+    np.testing.assert_allclose(
+        sparsify.leverage_scores(X), np.sum(Vt[:rank] ** 2, axis=0), atol=1e-10
+    )
