@@ -192,9 +192,10 @@ def dask_singular_pairs(X, k, *, name="X"):
     * With ``d <= EXACT_MAX_FEATURES``: all of them, exactly, from the d x d
       Gram matrix ``X'X`` (one map-reduce over the chunks; see
       `sparsify._svd.gram_singular_pairs`), as for in-memory sparse X with n > d.
-      When its eigenvalues do not resolve X's rank (`sparsify._svd.gram_resolves`:
-      X rank-deficient or cond(X) > 1e4), a second pass reduces the R factors of
-      the chunks' QRs (a tall-skinny QR), whose SVD is X's to rounding.
+      All-zero columns (absent words) are left out of it. When its eigenvalues
+      do not resolve X's rank (`sparsify._svd.gram_resolves`: X rank-deficient
+      or cond(X) > 1e4), a second pass reduces the R factors of the chunks'
+      QRs (a tall-skinny QR), whose SVD is X's to rounding.
     * Wider X, given k: the top k by the randomized range finder with power
       iterations (Halko, Martinsson & Tropp 2011, Algorithms 4.3-4.4): ``Y = X
       Omega`` (Omega Gaussian, d x (k + 10)), then four times ``Q = qr(Y)``
@@ -226,8 +227,10 @@ def dask_singular_pairs(X, k, *, name="X"):
     n, d = X.shape
     if d <= EXACT_MAX_FEATURES:
         gram = reduce_row_blocks(block_gram, X)
-        zero = np.diag(gram) == 0  # X's all-zero columns
-        V, s = gram_singular_pairs(gram)
+        zero = np.diag(gram) == 0  # X's all-zero columns: zero rows and columns of X'X
+        kept = ~zero if not zero.all() else np.ones(d, dtype=bool)
+        V = np.zeros((d, kept.sum()))
+        V[kept], s = gram_singular_pairs(gram[np.ix_(kept, kept)])
         if not gram_resolves(s**2):
             # The R of a tall-skinny QR over the chunks (one more pass), for the rank.
             first = partial(stacked_r_factor, np.zeros((0, d)))
