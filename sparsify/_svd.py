@@ -17,6 +17,9 @@ _TRUNCATED_FRACTION = 4
 _SUBSPACE_TOL = 1e-9
 # Seed of ARPACK's starting vector (a fixed start makes the result reproducible).
 _ARPACK_SEED = 0
+# Up to this min(n, d), the truncated SVD's triplets come from LAPACK's
+# eigensolver on the dense smaller Gram matrix rather than from ARPACK.
+_DENSE_GRAM_MAX = 500
 # A Gram matrix resolves X's singular values (and rank) when its eigenvalues span
 # at most this ratio: cond(X) <= 1e4, so that squaring loses at most half of the
 # digits. Otherwise (rank-deficient X, a column at 1e12 beside unit columns) its
@@ -82,24 +85,49 @@ def _truncated_svd(X, k):
 
     ARPACK may in principle converge to triplets that are not the top k; the
     residuals cannot tell. Its Lanczos iteration finds the extreme part of the
-    spectrum first, and the tests compare with LAPACK's SVD.
+    spectrum first, and the tests compare with LAPACK's SVD. With min(n, d) <=
+    _DENSE_GRAM_MAX the triplets come from LAPACK instead (`_gram_triplets`),
+    and the same certificate decides.
     """
     n, d = X.shape
-    v0 = np.random.default_rng(_ARPACK_SEED).standard_normal(min(n, d))
-    try:
-        U, s, Vt = svds(X, k=k + 1, v0=v0)
-    except ArpackNoConvergence:
-        return None
-    order = np.argsort(-s, kind="stable")  # svds returns ascending values
-    U, s, V = U[:, order], s[order], np.ascontiguousarray(Vt[order].T)
+    if min(n, d) <= _DENSE_GRAM_MAX:
+        U, s, V = _gram_triplets(X, k + 1)
+    else:
+        v0 = np.random.default_rng(_ARPACK_SEED).standard_normal(min(n, d))
+        try:
+            U, s, Vt = svds(X, k=k + 1, v0=v0)
+        except ArpackNoConvergence:
+            return None
+        order = np.argsort(-s, kind="stable")  # svds returns ascending values
+        U, s, V = U[:, order], s[order], np.ascontiguousarray(Vt[order].T)
     rho = np.sqrt(
         np.sum(np.square(X @ V - U * s), axis=0) + np.sum(np.square(X.T @ U - V * s), axis=0)
     )
     gap = s[k - 1] - (s[k] + rho[k])
-    at_rounding_level = s[k - 1] <= s[0] * rank_tolerance(X.shape)
+    rounding = s[0] * rank_tolerance(X.shape)
+    at_rounding_level = s[k - 1] <= rounding or gap <= rounding  # k > rank, or s_k = s_{k+1}
     if at_rounding_level or not np.linalg.norm(rho[:k]) <= _SUBSPACE_TOL * gap:
         return None
     return np.ascontiguousarray(V[:, :k]), s[:k]
+
+
+def _gram_triplets(X, m):
+    """The top m singular triplets (U, s, V; s decreasing) of a sparse X, by LAPACK.
+
+    As `scipy.sparse.linalg.svds` computes them, with LAPACK's eigensolver for
+    the top m eigenpairs E of the smaller dense Gram matrix (dsyevr on X X' or
+    X'X) in place of ARPACK's Lanczos iteration on it: the SVD of the thin
+    matrix X'E (or X E) then gives orthonormal U and V. 3-5x faster than
+    ARPACK at min(n, d) = 200-500 (k = 10), slower from about 1000.
+    """
+    n, d = X.shape
+    wide = n < d
+    gram = (X @ X.T if wide else X.T @ X).toarray()
+    p = gram.shape[0]
+    _, E = la.eigh(gram, subset_by_index=[p - m, p - 1], driver="evr")
+    other, s, Wt = la.svd(np.asarray(X.T @ E if wide else X @ E), full_matrices=False)
+    rotated = E @ Wt.T
+    return (rotated, s, other) if wide else (other, s, rotated)
 
 
 def gram_singular_pairs(gram):

@@ -156,10 +156,14 @@ def truncated_calls(monkeypatch):
     return calls
 
 
+@pytest.mark.parametrize("route", ["lapack", "arpack"])
 @pytest.mark.parametrize("shape", [(60, 400), (400, 60), (80, 80)])
 @pytest.mark.parametrize("fmt", ["csr", "csc"])
 @pytest.mark.parametrize("k", [1, 3, 10])
-def test_truncated_scores_equal_numpy_svd(shape, fmt, k, truncated_calls):
+def test_truncated_scores_equal_numpy_svd(shape, fmt, k, route, truncated_calls, monkeypatch):
+    # The triplets from LAPACK on the small Gram matrix (min(n, d) <= 500) or from ARPACK.
+    if route == "arpack":
+        monkeypatch.setattr(sys.modules["sparsify._svd"], "_DENSE_GRAM_MAX", 0)
     X = sp.random(*shape, density=0.1, random_state=k, format=fmt)
     scores = leverage_scores(X, k)
     assert truncated_calls == [True]
@@ -191,18 +195,27 @@ def test_equal_singular_values_at_k_fall_back_to_the_full_svd(truncated_calls):
 
 def test_uncertified_truncated_svd_falls_back(monkeypatch, truncated_calls):
     # An inaccurate "truncated SVD" (vectors off by 1e-6) has residuals far above
-    # the gap times the tolerance; the exact decomposition replaces it.
+    # the gap times the tolerance; the exact decomposition replaces it. Both
+    # sources of the triplets: ARPACK (forced by a zero _DENSE_GRAM_MAX) and LAPACK.
     svd_module = sys.modules["sparsify._svd"]
-    exact_svds = svd_module.svds
+    exact_svds, exact_gram_triplets = svd_module.svds, svd_module._gram_triplets
+    noise = np.random.default_rng(0).standard_normal
 
     def sloppy_svds(X, k, v0):
         U, s, Vt = exact_svds(X, k=k, v0=v0)
-        return U, s, Vt + 1e-6 * np.random.default_rng(0).standard_normal(Vt.shape)
+        return U, s, Vt + 1e-6 * noise(Vt.shape)
 
-    monkeypatch.setattr(svd_module, "svds", sloppy_svds)
+    def sloppy_gram_triplets(X, m):
+        U, s, V = exact_gram_triplets(X, m)
+        return U, s, V + 1e-6 * noise(V.shape)
+
     X = sp.random(60, 400, density=0.1, random_state=5, format="csr")
+    monkeypatch.setattr(svd_module, "_gram_triplets", sloppy_gram_triplets)
     np.testing.assert_allclose(leverage_scores(X, 3), svd_leverage(X.toarray(), 3), atol=1e-12)
-    assert truncated_calls == [False]
+    monkeypatch.setattr(svd_module, "svds", sloppy_svds)
+    monkeypatch.setattr(svd_module, "_DENSE_GRAM_MAX", 0)
+    np.testing.assert_allclose(leverage_scores(X, 3), svd_leverage(X.toarray(), 3), atol=1e-12)
+    assert truncated_calls == [False, False]
 
 
 def test_arpack_failure_falls_back(monkeypatch, truncated_calls):
@@ -212,6 +225,7 @@ def test_arpack_failure_falls_back(monkeypatch, truncated_calls):
         raise ArpackNoConvergence("no convergence", np.empty(0), np.empty((0, 0)))
 
     monkeypatch.setattr(svd_module, "svds", failing_svds)
+    monkeypatch.setattr(svd_module, "_DENSE_GRAM_MAX", 0)
     X = sp.random(60, 400, density=0.1, random_state=8, format="csr")
     np.testing.assert_allclose(leverage_scores(X, 3), svd_leverage(X.toarray(), 3), atol=1e-12)
     assert truncated_calls == [False]
