@@ -174,3 +174,22 @@ def test_tall_sparse_duplicate_columns_merge_exactly():
     np.testing.assert_allclose(
         sparsify.leverage_scores(X), np.sum(Vt[:rank] ** 2, axis=0), atol=1e-10
     )
+
+
+@pytest.mark.parametrize("block_rows", [7, 12, 1000])
+def test_blocked_qr_over_row_blocks_gives_the_singular_values_of_x(monkeypatch, block_rows):
+    # R of X = QR, block after block (each stacked under the R so far): R'R = X'X,
+    # so the SVD of R has X's singular values and right singular vectors.
+    from sparsify import _svd
+
+    d = 12
+    monkeypatch.setattr(_svd, "_QR_BLOCK_BYTES", 8 * d * block_rows)  # block_rows rows a block
+    X = sp.csr_matrix(awkward("column at 1e12", 100, d))
+    R = _svd.blocked_r_factor(X)
+    assert R.shape == (d, d)
+    np.testing.assert_allclose(np.triu(R), R, atol=0)
+    reference = np.linalg.svd(X.toarray(), compute_uv=False)
+    V, s = _svd.r_singular_pairs(R)
+    np.testing.assert_allclose(s, reference, rtol=1e-12, atol=1e-12 * reference[0])
+    residual = np.linalg.norm(X.toarray() - (X @ V) @ V.T, axis=0)
+    assert np.all(residual <= 1e-3 * np.linalg.norm(X.toarray(), axis=0))
