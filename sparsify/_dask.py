@@ -216,26 +216,21 @@ def dask_singular_pairs(X, k, *, name="X"):
     ValueError
         If X is wider than EXACT_MAX_FEATURES and k is None.
     """
-    from ._svd import (
-        gram_resolves,
-        gram_singular_pairs,
-        r_singular_pairs,
-        stacked_r_factor,
-        zero_null_rows,
-    )
+    from ._svd import gram_or_r_singular_pairs, stacked_r_factor, zero_null_rows
 
     n, d = X.shape
     if d <= EXACT_MAX_FEATURES:
         gram = reduce_row_blocks(block_gram, X)
         zero = np.diag(gram) == 0  # X's all-zero columns: zero rows and columns of X'X
         kept = ~zero if not zero.all() else np.ones(d, dtype=bool)
+        first = partial(stacked_r_factor, np.zeros((0, kept.sum())))
+
+        def r_factor():  # a tall-skinny QR over the chunks: one more pass
+            return reduce_row_blocks(first, X[:, kept], combine=stacked_r_factor)
+
         V = np.zeros((d, kept.sum()))
-        V[kept], s = gram_singular_pairs(gram[np.ix_(kept, kept)])
-        if not gram_resolves(s**2):
-            # The R of a tall-skinny QR over the chunks (one more pass), for the rank.
-            first = partial(stacked_r_factor, np.zeros((0, d)))
-            V, s = r_singular_pairs(reduce_row_blocks(first, X, combine=stacked_r_factor))
-        return zero_null_rows(V, s, zero)
+        V[kept], s = gram_or_r_singular_pairs(gram[np.ix_(kept, kept)], r_factor)
+        return V, s
     if k is None:
         raise ValueError(
             f"{name} is a Dask array with {d} > {EXACT_MAX_FEATURES} features: give k, the "

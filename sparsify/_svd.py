@@ -70,7 +70,7 @@ def _numerical_rank(s, shape):
 
 
 def _truncated_svd(X, k):
-    """Top-k right singular vectors of a sparse X by ARPACK, certified, or None.
+    """Top-k right singular vectors of a sparse X by a truncated SVD, certified, or None.
 
     ``scipy.sparse.linalg.svds`` computes k + 1 triplets ``(s_j, u_j, v_j)``
     (the extra one measures the gap). With the residuals
@@ -168,6 +168,18 @@ def stacked_r_factor(R, block):
     """
     stacked = np.vstack([_dense(R), _dense(block)])
     return la.qr(stacked, mode="r", check_finite=False)[0][: stacked.shape[1]]
+
+
+def gram_or_r_singular_pairs(gram, r_factor):
+    """Right singular vectors and singular values of a tall X: from its Gram matrix, or its R.
+
+    The eigenvectors of the d x d Gram matrix ``X'X`` when its eigenvalues
+    resolve X's rank (`gram_resolves`); otherwise the SVD of ``r_factor()``,
+    the R of ``X = Q R`` (`blocked_r_factor` in memory, a tall-skinny QR over
+    the chunks of a Dask X), computed only then.
+    """
+    V, s = gram_singular_pairs(gram)
+    return (V, s) if gram_resolves(s**2) else r_singular_pairs(r_factor())
 
 
 def r_singular_pairs(R):
@@ -323,21 +335,12 @@ def _tall_distinct_singular_pairs(X):
     if first.size == 0:  # X is all zeros
         return np.zeros((X.shape[1], 0)), np.zeros(0)
     copies = np.sqrt(np.bincount(group[group >= 0]))
-    W, s = _tall_singular_pairs(sp.csr_matrix(X[:, first] @ sp.diags(copies)))
+    Y = sp.csr_matrix(X[:, first] @ sp.diags(copies))
+    W, s = gram_or_r_singular_pairs((Y.T @ Y).toarray(), lambda: blocked_r_factor(Y))
     V = np.zeros((X.shape[1], W.shape[1]))
     nonzero = group >= 0
     V[nonzero] = W[group[nonzero]] / copies[group[nonzero], None]
     return V, s
-
-
-def _tall_singular_pairs(X):
-    """Right singular vectors and singular values of a tall sparse X: Gram matrix, or QR.
-
-    The d x d Gram matrix ``X'X`` when its eigenvalues resolve X's rank
-    (`gram_resolves`), the R of a blocked QR (`blocked_r_factor`) otherwise.
-    """
-    V, s = gram_singular_pairs((X.T @ X).toarray())
-    return (V, s) if gram_resolves(s**2) else r_singular_pairs(blocked_r_factor(X))
 
 
 def _zero_columns(X):

@@ -27,19 +27,23 @@ from sparsify import (
 KINDS = ["plain", "tiny", "huge", "timestamp", "duplicate", "zero", "decades", "rank 3", "nonneg"]
 
 
-def awkward(kind, n, d, seed):
+def awkward(kind, n, d, seed=0):
+    """X (n x d, d >= 7) of one awkward kind, and labels from column 6 plus noise.
+
+    "duplicate and zero" makes column 3 a copy of column 4 and column 5 zero.
+    """
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
+    if "duplicate" in kind:
+        X[:, 3] = X[:, 4]
+    if "zero" in kind:
+        X[:, 5] = 0.0
     if kind == "tiny":
         X[:, 0] *= 1e-12
     elif kind == "huge":
         X[:, 1] *= 1e12
     elif kind == "timestamp":
         X[:, 2] = 1.7e9 + 1e5 * rng.standard_normal(n)
-    elif kind == "duplicate":
-        X[:, 3] = X[:, 4]
-    elif kind == "zero":
-        X[:, 5] = 0.0
     elif kind == "decades":
         X *= 10.0 ** rng.uniform(-6, 6, d)
     elif kind == "rank 3":

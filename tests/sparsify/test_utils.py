@@ -6,6 +6,7 @@ import scipy.sparse as sp
 
 import sparsify
 from sparsify import utils
+from tests.sparsify.test_awkward_data import awkward
 
 
 def test_public_names_are_the_functions_the_selectors_use():
@@ -93,22 +94,7 @@ def test_one_blas_thread_limits_and_restores_the_thread_counts():
         assert blas_threads() == before
 
 
-def awkward(kind, n, d, seed=0):
-    """Data whose Gram matrix does not resolve the rank: what users bring."""
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, d))
-    if kind == "duplicate and zero columns":
-        X[:, 3], X[:, 5] = X[:, 4], 0.0
-    elif kind == "rank 3":
-        X = rng.standard_normal((n, 3)) @ rng.standard_normal((3, d))
-    elif kind == "column at 1e12":
-        X[:, 1] *= 1e12
-    elif kind == "timestamp":
-        X[:, 2] = 1.7e9 + 1e5 * rng.standard_normal(n)
-    return X
-
-
-KINDS = ["duplicate and zero columns", "rank 3", "column at 1e12", "timestamp"]
+KINDS = ["duplicate and zero", "rank 3", "huge", "timestamp"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -118,7 +104,7 @@ def test_sparse_singular_vectors_have_the_rank_and_span_of_the_dense_svd(kind, s
     # eps * s_max^2) once counted as rank (rank 3 data came out rank 8), and a
     # column at 1e12 hid the unit columns (rank 1 instead of 10). The rank must be
     # numpy's matrix_rank, and V must span every column of X to rounding.
-    X = awkward(kind, *shape)
+    X, _ = awkward(kind, *shape)
     rank = np.linalg.matrix_rank(X)
     norms = np.linalg.norm(X, axis=0)
     for data in (sp.csr_matrix(X), sp.csc_matrix(X), X):
@@ -135,7 +121,7 @@ def test_sparse_singular_vectors_have_the_rank_and_span_of_the_dense_svd(kind, s
 def test_all_zero_columns_get_exact_zero_rows_and_are_never_selected():
     # X e_j = 0 puts e_j in the null space: row j of V is 0, not the 1e-16 an
     # SVD leaves there, which BSS scored as a row and picked with scale 2.5e15.
-    X = awkward("duplicate and zero columns", 400, 12)
+    X, _ = awkward("duplicate and zero", 400, 12)
     for data in (X, sp.csr_matrix(X)):
         V, _ = utils.right_singular_vectors(data)
         assert not np.any(V[5])
@@ -184,7 +170,7 @@ def test_blocked_qr_over_row_blocks_gives_the_singular_values_of_x(monkeypatch, 
 
     d = 12
     monkeypatch.setattr(_svd, "_QR_BLOCK_BYTES", 8 * d * block_rows)  # block_rows rows a block
-    X = sp.csr_matrix(awkward("column at 1e12", 100, d))
+    X = sp.csr_matrix(awkward("huge", 100, d)[0])
     R = _svd.blocked_r_factor(X)
     assert R.shape == (d, d)
     np.testing.assert_allclose(np.triu(R), R, atol=0)
