@@ -57,6 +57,8 @@ from ._penalty import check_penalty_weights
 __all__ = [
     "GAP_TOLERANCE",
     "Certificate",
+    "hinge_null_objective",
+    "squares_null_objective",
     "svm_certificate",
     "l1_svm_certificate",
     "svm2_certificate",
@@ -104,7 +106,9 @@ class Certificate:
         ``primal - dual``: the optimum lies between ``dual`` and ``primal`` (weak
         duality), so ``primal`` is at most ``gap`` above it.
     relative_gap : float
-        ``max(gap, 0) / max(|primal|, |dual|)``.
+        ``max(gap, 0) / scale``: the gap relative to the problem's own scale, so that
+        an optimum of 0 (an unpenalised feature that separates the classes) or of
+        1e-5 certifies as well as one of 1e5.
     kkt : float
         The largest violation of the stationarity conditions, each divided by the
         size its terms can have (for the L1 models ``|X_j'a - lam W_j s_j|`` over
@@ -118,6 +122,16 @@ class Certificate:
         The relative gap that rounding the candidate to float64 can cause by itself
         (0 unless estimated, see :func:`ridge_certificate`): a gap below it is as
         small as the answer's precision allows, and ``holds`` accepts it.
+    scale : float, default=0.0
+        What the gap is relative to: ``max(|primal|, |dual|, null)``, where ``null`` is
+        the objective at zero coefficients with the best intercept (the loss of the
+        constant model, as scikit-learn's Lasso measures its gap against
+        ``||y - ybar||^2`` and liblinear its stopping rule against the gradient at
+        zero): ``C 2 min(S+, S-)`` for the 2-norm SVM, ``2 min(S+, S-)`` for the 1-norm
+        SVM, ``4 S+ S- / (S+ + S-)`` for SVM2, ``sum_i s_i (y_i - ybar)^2`` for the lasso
+        and ``sum_i s_i y_i^2`` for ridge regression (no intercept), ``S+-`` the total
+        sample weights of the classes (:func:`hinge_null_objective`,
+        :func:`squares_null_objective`). The optimum is at most ``null``.
 
     See Also
     --------
@@ -153,6 +167,7 @@ class Certificate:
     dual_infeasibility: float = 0.0
     tolerance: float = GAP_TOLERANCE
     resolution: float = 0.0
+    scale: float = 0.0
 
     @property
     def holds(self):
@@ -177,9 +192,14 @@ class Certificate:
         return text
 
 
-def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=0.0):
+def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=0.0, *, null):
+    """The Certificate of a primal and a dual value; ``null`` is the problem's scale.
+
+    ``null``: the objective at zero coefficients with the best intercept
+    (:func:`hinge_null_objective`, :func:`squares_null_objective`).
+    """
     gap = primal - dual
-    scale = max(abs(primal), abs(dual), np.finfo(float).tiny)
+    scale = max(abs(primal), abs(dual), float(null), np.finfo(float).tiny)
     relative = max(gap, 0.0) / scale if np.isfinite(gap) else np.inf
     return Certificate(
         model=model,
@@ -191,7 +211,93 @@ def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=
         dual_infeasibility=float(infeasibility),
         tolerance=float(tolerance),
         resolution=float(resolution) / scale,
+        scale=float(scale),
     )
+
+
+def hinge_null_objective(y, sample_weight=None, *, squared=False):
+    """The loss at zero coefficients with the best intercept: a hinge model's scale.
+
+    With ``S+`` and ``S-`` the total sample weights of the classes, the hinge's
+    ``min_b S+ [1 - b]_+ + S- [1 + b]_+`` is ``2 min(S+, S-)`` (at ``b = +-1``), the
+    squared hinge's ``4 S+ S- / (S+ + S-)`` (at ``b = (S+ - S-) / (S+ + S-)``). The
+    certificates of the 1-norm SVM (004 eq. 6) and SVM2 (eq. 7) measure their gap
+    against it, the 2-norm SVM's (001 eq. 2) against C times it.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}.
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` (default 1).
+    squared : bool, default=False
+        The squared hinge instead of the hinge.
+
+    Returns
+    -------
+    float
+        The smallest loss of a constant model ``f = b``.
+
+    See Also
+    --------
+    squares_null_objective : The same for the squared loss.
+    Certificate : Its ``scale`` field.
+
+    Examples
+    --------
+    Three positives and one negative: ``b = 1`` leaves one hinge of 2, and the
+    squared hinge's best ``b = 1/2`` gives ``3/4 + 9/4 = 3``.
+
+    >>> from solvers.certificates import hinge_null_objective
+    >>> y = np.array([1.0, 1.0, 1.0, -1.0])
+    >>> hinge_null_objective(y), hinge_null_objective(y, squared=True)
+    (2.0, 3.0)
+    """
+    s = np.ones(y.shape[0]) if sample_weight is None else sample_weight
+    positive, negative = float(s[y > 0].sum()), float(s[y < 0].sum())
+    if squared:
+        total = positive + negative
+        return 4.0 * positive * negative / total if total > 0 else 0.0
+    return 2.0 * min(positive, negative)
+
+
+def squares_null_objective(y, sample_weight=None, *, intercept=True):
+    """``sum_i s_i (y_i - ybar)^2``: the squared loss of the best constant model.
+
+    The scale of the lasso's certificate (004 eq. 3; scikit-learn's Lasso measures
+    its gap against the same ``||y - ybar||^2``), and without intercept
+    (``ybar = 0``) of ridge regression's.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        The targets.
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` (default 1); ``ybar`` is the s-weighted mean.
+    intercept : bool, default=True
+        Whether the model has an intercept (else ``ybar = 0``).
+
+    Returns
+    -------
+    float
+        The smallest loss of a constant model.
+
+    See Also
+    --------
+    hinge_null_objective : The same for the hinge losses.
+    Certificate : Its ``scale`` field.
+
+    Examples
+    --------
+    >>> from solvers.certificates import squares_null_objective
+    >>> y = np.array([1.0, 2.0, 3.0])
+    >>> squares_null_objective(y), squares_null_objective(y, intercept=False)
+    (2.0, 14.0)
+    """
+    s = np.ones(y.shape[0]) if sample_weight is None else sample_weight
+    centre = np.average(y, weights=s) if intercept else 0.0
+    residual = y - centre
+    return float(s @ (residual * residual))
 
 
 # -- inputs -----------------------------------------------------------------------
@@ -310,21 +416,27 @@ def _given_norms(X, norms):
     return norms
 
 
-def _infeasibility(M, a):
-    """Largest ``|M_k'a| / (||M_k|| ||a||)`` over the columns of M."""
+def _infeasibility(M, a, reference):
+    """Largest ``|M_k'a| / (||M_k|| max(||a||, reference))`` over the columns of M.
+
+    ``reference``: the norm of the multipliers at the problem's scale (the box ``s``
+    of the hinge, ``2 s`` for the squared hinge), so that multipliers at rounding
+    level (an optimum of 0) do not count as infeasible.
+    """
     residual = np.abs(M.T @ a)
-    scale = np.linalg.norm(M, axis=0) * max(np.linalg.norm(a), np.finfo(float).tiny)
+    scale = np.linalg.norm(M, axis=0) * max(np.linalg.norm(a), reference, np.finfo(float).tiny)
     return float(np.max(residual / np.where(scale > 0, scale, 1.0), initial=0.0))
 
 
-def _feasible_hinge_dual(a, X, y, lam, weights, upper):
+def _feasible_hinge_dual(a, X, y, lam, weights, upper, reference):
     """Make ``a`` feasible for the L1-penalised hinge duals; returns (a, infeasibility).
 
     Clip to ``[0, upper]``; for unpenalised and nearly free features
     (:func:`_nearly_free`), alternate projections onto ``{X_F'Ya = 0, y'a = 0}`` with
     the clipping; balance so that ``y'a = 0``; scale so that ``|X_j'Ya| <= lam W_j``
     for every penalised feature. The infeasibility is what is left of ``X_j'Ya = 0``
-    for the unpenalised features (weight exactly 0).
+    for the unpenalised features (weight exactly 0), relative to ``reference`` (see
+    :func:`_infeasibility`).
     """
     a = np.clip(a, 0.0, upper)
     free = _nearly_free(X, lam, weights, np.linalg.norm(a))
@@ -338,7 +450,7 @@ def _feasible_hinge_dual(a, X, y, lam, weights, upper):
             a = np.clip(a - M @ (pinv @ a), 0.0, upper)
         a = _balance(a, y)
         unpenalised = np.flatnonzero(weights[free] == 0) + 1
-        infeasibility = _infeasibility(M[:, unpenalised], a)
+        infeasibility = _infeasibility(M[:, unpenalised], a, reference)
     else:
         a = _balance(a, y)
     correlations = _correlations(X, y * a)
@@ -440,6 +552,7 @@ def svm_certificate(
     slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
     squared = loss == "squared_hinge"
     primal = 0.5 * coef @ coef + C * (s @ (slack * slack if squared else slack))
+    null = C * hinge_null_objective(y, s, squared=squared)
 
     def dual_value(a):
         w = _correlations(X, y * a)
@@ -451,7 +564,7 @@ def svm_certificate(
         kkt = np.linalg.norm(coef - w_dual) / max(
             np.linalg.norm(coef), np.linalg.norm(w_dual), np.finfo(float).tiny
         )
-        return _certificate("svm", primal, dual_value(a), kkt, 0.0, tolerance)
+        return _certificate("svm", primal, dual_value(a), kkt, 0.0, tolerance, null=null)
 
     upper = np.where(s > 0, np.inf, 0.0) if squared else C * s
     # The given dual point first; the hinge's multipliers on the margin are a least-
@@ -621,6 +734,7 @@ def l1_svm_certificate(
     s = _sample_weights(sample_weight, X.shape[0])
     slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
     primal = s @ slack + _l1_penalty(lam, weights, coef)
+    null = hinge_null_objective(y, s)
     candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
     result = None
     for attempt in range(2):
@@ -631,12 +745,14 @@ def l1_svm_certificate(
             inside = s * (1.0 - y * _fitted(X, coef, intercept) > 0)
             candidates = [inside if a is None else a]
         for a in candidates:
-            feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, s)
+            feasible, infeasibility = _feasible_hinge_dual(
+                a, X, y, lam, weights, s, np.linalg.norm(s)
+            )
             kkt = _l1_kkt(
                 _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
             )
             certificate = _certificate(
-                "l1_svm", primal, feasible.sum(), kkt, infeasibility, tolerance
+                "l1_svm", primal, feasible.sum(), kkt, infeasibility, tolerance, null=null
             )
             if result is None or certificate.dual > result.dual:
                 result = certificate
@@ -756,9 +872,12 @@ def svm2_certificate(
     a = 2.0 * s * slack
     kkt = _l1_kkt(_correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a))
     upper = np.where(s > 0, np.inf, 0.0)
-    feasible, infeasibility = _feasible_hinge_dual(a, X, y, lam, weights, upper)
+    feasible, infeasibility = _feasible_hinge_dual(
+        a, X, y, lam, weights, upper, 2.0 * np.linalg.norm(s)
+    )
     dual = _best_scaled_value(feasible.sum(), _weighted_ratio(feasible, s))
-    return _certificate("svm2", primal, dual, kkt, infeasibility, tolerance)
+    null = hinge_null_objective(y, s, squared=True)
+    return _certificate("svm2", primal, dual, kkt, infeasibility, tolerance, null=null)
 
 
 def _best_scaled_value(linear, quadratic):
@@ -876,7 +995,8 @@ def lasso_certificate(
     quadratic = _weighted_ratio(u, s)
     t = t_max if quadratic <= 0 else min(max(2.0 * linear / quadratic, 0.0), t_max)
     dual = t * linear - t * t * quadratic / 4.0
-    return _certificate("lasso", primal, dual, kkt, 0.0, tolerance)
+    null = squares_null_objective(y, s)
+    return _certificate("lasso", primal, dual, kkt, 0.0, tolerance, null=null)
 
 
 def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLERANCE, norms=None):
@@ -977,13 +1097,14 @@ def _ridge_gap(X, y, coef, lam, tolerance, dtype, norms):
     scale = scale + lam * np.abs(coef.astype(np.float64))
     violation = np.abs(gradient.astype(np.float64)) / np.where(scale > 0, scale, 1.0)
     kkt = float(violation.max(initial=0.0))
+    null = squares_null_objective(y.astype(np.float64), intercept=False)
     if lam == 0:
         return Certificate("ridge", primal, np.nan, np.nan, kkt, kkt, 0.0, tolerance)
     gap = float(gradient @ gradient / lam)
     eps = np.finfo(np.float64).eps
     rounding = _ROUNDING_ULPS * eps * norms**2 * np.abs(coef.astype(np.float64))
     return _certificate(
-        "ridge", primal, primal - gap, kkt, 0.0, tolerance, rounding @ rounding / lam
+        "ridge", primal, primal - gap, kkt, 0.0, tolerance, rounding @ rounding / lam, null=null
     )
 
 

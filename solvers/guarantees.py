@@ -593,7 +593,7 @@ def _ball_certificate(X, sq, lam):
     # KKT of the dual: the weight lam puts on points inside the ball (complementary
     # slackness), relative to B^2; the gap is exactly this sum.
     kkt = float(lam @ (primal - distances)) / max(primal, np.finfo(float).tiny)
-    return center, _certificate("enclosing_ball", primal, dual, kkt, 0.0, GAP_TOLERANCE)
+    return center, _certificate("enclosing_ball", primal, dual, kkt, 0.0, GAP_TOLERANCE, null=0.0)
 
 
 def _enclosing_ball(X):
