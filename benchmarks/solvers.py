@@ -69,6 +69,7 @@ from sklearn.linear_model import Lasso, Ridge, RidgeClassifier
 from sklearn.svm import SVC, LinearSVC
 from threadpoolctl import threadpool_limits
 
+from benchmarks import text_sweep
 from benchmarks._timing import ChildError, StepTimeout, forked_steps, timed
 from solvers import L1SVM, L2SVM, RLSC, SVM2, RidgeRegression, SVMDual, WeightedLasso
 from solvers.certificates import GAP_TOLERANCE
@@ -756,7 +757,12 @@ def main(argv=None):
     parser.add_argument(
         "--threads", type=int, default=1, help="BLAS threads, both sides (default 1)"
     )
-    parser.add_argument("--sweep", choices=("n", "d", "both"), default="both")
+    parser.add_argument(
+        "--sweep",
+        choices=("n", "d", "both", "text"),
+        default="both",
+        help="text: the papers' scale (benchmarks/text_sweep.py)",
+    )
     parser.add_argument("--estimators", default=None, help="comma-separated names (default all)")
     parser.add_argument(
         "--budget", type=float, default=120.0, help="seconds a fit may take (default 120)"
@@ -765,6 +771,11 @@ def main(argv=None):
         "--no-compile", action="store_true", help="leave out the Ionosphere compile table"
     )
     args = parser.parse_args(argv)
+    if args.sweep == "text":
+        options = ["--repeats", str(args.repeats), "--budget", str(args.budget)]
+        options += ["--quick"] if args.quick else []
+        options += ["--estimators", args.estimators] if args.estimators else []
+        return text_sweep.main(options)
     cases = select_cases(args.estimators)
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", message=".*converge")

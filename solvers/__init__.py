@@ -23,7 +23,7 @@ _LAZY = {
     "RSWeightedSVM": "adaptive",
     "RSWeightedLasso": "adaptive",
     "DEFAULT_BACKENDS": "_backends",
-    "available_backends": "_backends",
+    "available_backends": "_registry",
     "AdaptiveLasso": "lasso",
     "WeightedLasso": "lasso",
     "WeightedLassoCV": "cv",

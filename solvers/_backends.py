@@ -1,37 +1,37 @@
-"""CVXPY backends: what is installed, the defaults per problem class, the fallback chain.
+"""CVXPY's backends: which are installed, one attempt with each, their time limits and accuracy.
 
-Every estimator of this package solves its problem through :func:`solve_with_fallback`:
-the ``solver`` argument is one CVXPY solver name or a list tried in order; an attempt
-counts as solved only when the backend says ``"optimal"`` *and* the duality gap of
-its answer, computed by :mod:`solvers.certificates`, is within tolerance. Each attempt
-has a time limit; when every backend of the chain has failed, :class:`SolverError`
-lists each attempt (backend, status, message, certificate) and what to try next
-(docs/solvers.md, "Backends").
+A CVXPY backend solves an estimator's formulation (:mod:`solvers.formulations`); it
+is one attempt of a planned chain (:mod:`solvers._chain`), which accepts its answer
+only when the backend says ``"optimal"`` *and* the certificate of
+:mod:`solvers.certificates` holds. Each attempt has a time limit and, unless the
+user sets them, tolerances tighter than the backend's defaults.
 """
 
 import functools
 import os
 import sys
-import time
 import warnings
 
 import cvxpy as cp
 from cvxpy.constraints import SOC
 from cvxpy.reductions.solvers import defines
 
-from .exceptions import SolverError
+from ._chain import Outcome, first_line
 
 __all__ = [
-    "SolverError",
-    "available_backends",
     "DEFAULT_BACKENDS",
     "DEFAULT_TIME_LIMIT",
     "TIME_LIMIT_OPTIONS",
     "ACCURACY_OPTIONS",
+    "cvxpy_attempt",
+    "installed_classes",
+    "known_solvers",
 ]
 
-#: Default fallback chain per problem class (a linear program, a convex QP, a
-#: second-order cone program), first choice first. The reasons:
+#: The CVXPY backends of each problem class (a linear program, a convex QP, a
+#: second-order cone program) that enter a default chain, most reliable first (the
+#: planner, :mod:`solvers._planner`, orders them among the library's own by cost). The
+#: reasons:
 #:
 #: - LP (1-norm SVM): HiGHS's dual simplex returns an exact vertex and is the
 #:   fastest on these LPs; Clarabel and ECOS (interior point, high accuracy) follow.
@@ -70,32 +70,17 @@ def _classes(name):
     return tuple(classes)
 
 
-def available_backends():
-    """The installed CVXPY backends and the problem classes each supports.
+@functools.cache
+def installed_classes():
+    """The installed CVXPY backends and the problem classes each can solve.
 
     Returns
     -------
     dict
         Backend name -> tuple of problem classes among ``"LP"``, ``"QP"``, ``"SOCP"``,
         in CVXPY's order of installed solvers (mixed-integer-only variants left out).
-
-    See Also
-    --------
-    solvers.DEFAULT_BACKENDS : The default chain of each problem class.
-    solvers.SolverError : Raised when no backend of a chain certifies its answer.
-
-    Examples
-    --------
-    >>> from solvers import available_backends
-    >>> "CLARABEL" in available_backends()
-    True
+        ``cvxpy.installed_solvers()`` probes imports (about 3 ms): read once.
     """
-    return dict(_installed())
-
-
-@functools.cache
-def _installed():
-    # cvxpy.installed_solvers() probes imports (about 3 ms): once per session is enough.
     return {
         name: _classes(name)
         for name in cp.installed_solvers()
@@ -103,164 +88,38 @@ def _installed():
     }
 
 
-def resolve_chain(solver, problem_class, *, extra=()):
-    """Turn an estimator's ``solver`` argument into the list of backends to try.
-
-    Parameters
-    ----------
-    solver : None, str or list of str
-        None for the default chain of ``problem_class``; a CVXPY solver name; or a list
-        of names tried in order.
-    problem_class : {"LP", "QP", "SOCP"}
-    extra : tuple of str
-        Names of non-CVXPY backends the caller also accepts (upper case).
-
-    Returns
-    -------
-    chain : list of str
-        The usable backends, in order.
-    skipped : list of dict
-        The names left out (unknown, not installed, or not supporting the class),
-        as attempts with status ``"skipped"``.
-
-    Raises
-    ------
-    TypeError
-        ``solver`` is not None, a string or a list/tuple of strings.
-    ValueError
-        No name of ``solver`` is usable.
-    """
-    if solver is None:
-        names = list(DEFAULT_BACKENDS[problem_class])
-    elif isinstance(solver, str):
-        names = [solver]
-    elif isinstance(solver, list | tuple) and all(isinstance(s, str) for s in solver):
-        names = list(solver)
-    else:
-        raise TypeError(
-            f"solver must be None, a CVXPY solver name or a list of names; got {solver!r}."
-        )
-    installed = available_backends()
-    chain, skipped = [], []
-    for raw in names:
-        name = raw.upper()
-        if name in extra or (name in installed and problem_class in installed[name]):
-            chain.append(name)
-            continue
-        if name in installed:
-            why = f"does not solve {problem_class} problems"
-        elif name in _known_solvers():
-            why = "is not installed"
-        else:
-            why = "is not a CVXPY solver name"
-        skipped.append({"backend": raw, "status": "skipped", "message": why})
-    if not chain:
-        tried = "; ".join(f"{a['backend']} {a['message']}" for a in skipped)
-        usable = [n for n, c in installed.items() if problem_class in c] + list(extra)
-        raise ValueError(
-            f"solver={solver!r} names no usable backend for this {problem_class} problem "
-            f"({tried}). Installed backends that solve it: {usable}."
-        )
-    return chain, skipped
-
-
-def _known_solvers():
+def known_solvers():
+    """Every solver name CVXPY knows, installed or not."""
     return set(defines.SOLVER_MAP_CONIC) | set(defines.SOLVER_MAP_QP)
 
 
-def solve_with_fallback(
-    problem, solver, solver_options, problem_class, *, certify=None, extra_backends=None
-):
-    """Solve with the first backend of the chain whose answer is optimal and certified.
+def cvxpy_attempt(problem, name, options):
+    """One CVXPY attempt at ``problem`` with backend ``name``: an :class:`solvers._chain.Outcome`.
 
-    An attempt succeeds when the backend reports the CVXPY status ``"optimal"`` and,
-    if ``certify`` is given, the certificate it returns holds (the duality gap of
-    :mod:`solvers.certificates`, computed by NumPy from the data: backends do report
-    "optimal" for points that are not, e.g. SCS 4e-4 above the optimum). Anything
-    else moves on to the next backend: another status, an exception raised inside
-    the backend (a bad option, a failed factorisation), the time limit, a failed
-    certificate.
-
-    Parameters
-    ----------
-    problem : cvxpy.Problem or callable
-        The problem, or a function returning it (called once, at the first CVXPY
-        attempt: a chain of non-CVXPY backends never builds it).
-    solver : None, str or list of str
-        See :func:`resolve_chain`.
-    solver_options : dict or None
-        Keyword arguments passed to ``problem.solve`` for every backend of the chain;
-        a key that is a backend name (e.g. ``{"SCS": {"max_iters": 10}}``) holds
-        options for that backend only. ``"time_limit"`` (seconds, default
-        :data:`DEFAULT_TIME_LIMIT`) is translated into each backend's own option
-        (:data:`TIME_LIMIT_OPTIONS`).
-    problem_class : {"LP", "QP", "SOCP"}
-    certify : callable, optional
-        ``certify(backend)``, called after an "optimal" attempt: reads the solution
-        and returns a :class:`solvers.certificates.Certificate`.
-    extra_backends : dict, optional
-        Backend name (upper case) -> callable computing the solution without CVXPY
-        (the exact path, ``"HOMOTOPY"``); such names are usable in ``solver``.
-
-    Returns
-    -------
-    backend : str
-        The backend that solved the problem.
-    attempts : list of dict
-        Every attempt (including skipped names): ``backend``, ``status``,
-        ``message``, ``wall_time``, ``compile_time`` and ``solve_time`` for CVXPY
-        attempts that ran, and ``certificate`` when one was computed.
-
-    Raises
-    ------
-    SolverError
-        When no attempt succeeded; its message lists every attempt.
+    ``options`` are the attempt's options (:func:`solvers._registry.split_options`):
+    ``time_limit`` (seconds, default :data:`DEFAULT_TIME_LIMIT`; None for none) is
+    translated into the backend's own option (:data:`TIME_LIMIT_OPTIONS`), the
+    backend's accuracy options (:data:`ACCURACY_OPTIONS`) apply unless overridden,
+    and the rest go to ``problem.solve``. An exception inside the backend (a bad
+    option, a failed factorisation) becomes the status ``"error"``.
     """
-    extra_backends = extra_backends or {}
-    chain, attempts = resolve_chain(solver, problem_class, extra=tuple(extra_backends))
-    options = dict(solver_options or {})
-    if "solver" in options:
-        raise ValueError(
-            "solver_options must not contain 'solver': the backend is the estimator's "
-            "solver= argument. For HiGHS's own 'solver' option (simplex, ipm, pdlp) pass "
-            "solver_options={'HIGHS': {'highs_options': {'solver': 'ipm'}}}."
-        )
+    options = dict(options)
     time_limit = options.pop("time_limit", DEFAULT_TIME_LIMIT)
-    per_backend = {
-        k.upper(): options.pop(k)
-        for k in list(options)
-        if k.upper() in _known_solvers() or k.upper() in extra_backends
+    kwargs = {**_limits(name, time_limit), **ACCURACY_OPTIONS.get(name, {}), **options}
+    if name == "HIGHS":
+        silence_highs_banner()
+    try:
+        with warnings.catch_warnings():
+            # An inaccurate solve is reported through the status (and SolverError).
+            warnings.filterwarnings("ignore", message="Solution may be inaccurate")
+            problem.solve(solver=name, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - any failure of one backend moves the chain on
+        return Outcome("error", first_line(exc))
+    timings = {
+        "compile_time": problem.compilation_time,
+        "solve_time": problem.solver_stats.solve_time,
     }
-    for name in chain:
-        start = time.perf_counter()
-        if name in extra_backends:
-            attempt = _run_extra(name, extra_backends[name])
-        else:
-            if callable(problem):
-                problem = problem()
-            kwargs = {
-                **_limits(name, time_limit),
-                **ACCURACY_OPTIONS.get(name, {}),
-                **options,
-                **per_backend.get(name, {}),
-            }
-            attempt = _run_cvxpy(problem, name, kwargs)
-        attempt["wall_time"] = time.perf_counter() - start
-        attempts.append(attempt)
-        if attempt["status"] != cp.OPTIMAL:
-            continue
-        if certify is None:
-            return name, attempts
-        try:
-            certificate = certify(name)
-        except (ArithmeticError, ValueError, TypeError) as exc:  # e.g. no value read back
-            attempt["message"] = f"no certificate: {_first_line(exc)}"
-            continue
-        attempt["certificate"] = certificate
-        if certificate.holds:
-            return name, attempts
-        attempt["message"] = str(certificate)
-    raise SolverError(_failure_message(attempts, problem_class), attempts)
+    return Outcome(problem.status, timings=timings)
 
 
 #: Seconds each backend of a chain may run before the chain moves on (settable per
@@ -297,13 +156,8 @@ def _limits(name, time_limit):
     return {} if option is None or time_limit is None else {option: float(time_limit)}
 
 
-def _first_line(exc):
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 @functools.cache
-def _silence_highs_banner():
+def silence_highs_banner():
     """Build the process's first ``highspy.Highs`` with stdout pointed at /dev/null.
 
     HiGHS prints its banner to the C-level stdout once per process, when the first
@@ -329,46 +183,3 @@ def _silence_highs_banner():
         os.close(saved)
 
 
-def _run_cvxpy(problem, name, kwargs):
-    """One CVXPY attempt; an exception inside the backend becomes the status "error"."""
-    if name == "HIGHS":
-        _silence_highs_banner()
-    try:
-        with warnings.catch_warnings():
-            # An inaccurate solve is reported through the status (and SolverError).
-            warnings.filterwarnings("ignore", message="Solution may be inaccurate")
-            problem.solve(solver=name, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - any failure of one backend moves the chain on
-        return {"backend": name, "status": "error", "message": _first_line(exc)}
-    return {
-        "backend": name,
-        "status": problem.status,
-        "message": "",
-        "compile_time": problem.compilation_time,
-        "solve_time": problem.solver_stats.solve_time,
-    }
-
-
-def _run_extra(name, run):
-    """One attempt of a non-CVXPY backend (the exact path)."""
-    try:
-        run()
-    except Exception as exc:  # noqa: BLE001 - any failure of one backend moves the chain on
-        return {"backend": name, "status": "error", "message": _first_line(exc)}
-    return {"backend": name, "status": cp.OPTIMAL, "message": ""}
-
-
-def _failure_message(attempts, problem_class):
-    lines = [f"no backend returned a certified optimum of this {problem_class} problem:"]
-    for a in attempts:
-        detail = f" ({a['message']})" if a["message"] else ""
-        lines.append(f"  - {a['backend']}: {a['status']}{detail}")
-    usable = [n for n, c in available_backends().items() if problem_class in c]
-    lines.append(
-        "What to try: another backend or a longer chain (solver=[...]; installed for "
-        f"{problem_class}: {usable}); more iterations, tighter tolerances or a longer "
-        "time limit through solver_options (e.g. {'SCS': {'max_iters': 100000, 'eps': "
-        "1e-9}}, {'time_limit': 600}); rescaling the features; or a larger "
-        "regularisation (lam or 1/C) if the problem is badly conditioned."
-    )
-    return "\n".join(lines)

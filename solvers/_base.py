@@ -1,14 +1,21 @@
-"""What every CVXPY-backed estimator shares: backends, the compiled-problem cache, labels.
+"""What every estimator shares: the planned chain, the compiled-problem cache, labels, weights.
 
-An estimator builds its problem with a function of :mod:`solvers.formulations`,
-solves it through the fallback chain of :mod:`solvers._backends`, and keeps it as
-``problem_``. Fitting again on the same data with new values of the DPP parameters
-(``C``, ``lam``, ``weights``) only updates the ``cvxpy.Parameter`` values and
-re-solves: CVXPY reuses its compiled problem and skips canonicalisation. Anything
-else (new data, a structural hyperparameter such as ``loss``) rebuilds it.
+An estimator fits a model (:data:`solvers._registry.MODELS`) by a chain of backends:
+the one named by ``solver``, or the chain the planner (:mod:`solvers._planner`)
+orders by cost for this problem. :mod:`solvers._chain` runs it: the first attempt
+whose answer is optimal and certified (:mod:`solvers.certificates`) wins, and
+``backend_``, ``solve_attempts_`` (each attempt with the planner's reason),
+``certificate_`` and ``dual_gap_`` record it.
 
+A CVXPY backend solves the estimator's formulation (:mod:`solvers.formulations`),
+kept as ``problem_``. Fitting again on the same data with new values of the DPP
+parameters (``C``, ``lam``, ``weights``) only updates the ``cvxpy.Parameter`` values
+and re-solves: CVXPY reuses its compiled problem and skips canonicalisation.
+Anything else (new data, a structural hyperparameter such as ``loss``) rebuilds it.
 ``problem_`` holds the training data and CVXPY's compiled form, so it is not pickled
-(``__getstate__`` drops it); the next ``fit`` rebuilds it.
+(``__getstate__`` drops it); the next ``fit`` rebuilds it. The library's own
+backends that take a warm start keep their last answer on the same data
+(:meth:`LinearModel._warm_state`) for a re-fit.
 
 ``fit(X, y, sample_weight=None)``: a weight ``s_i >= 0`` multiplies sample i's loss
 term (docs/solvers.md, "Sample weights"); the classifiers' ``class_weight`` multiplies
@@ -20,9 +27,7 @@ Parameter values of the formulation: a re-fit with new weights (on the same samp
 of positive weight) re-solves the compiled problem.
 """
 
-import functools
 import hashlib
-import warnings
 from numbers import Real
 
 import numpy as np
@@ -35,11 +40,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from sparsify.utils import signed_labels
 
-from ._active_set import solve_active_set
-from ._backends import DEFAULT_BACKENDS, solve_with_fallback
-from ._columns import centre_offset_columns
-from ._penalty import check_penalty_weights
-from .exceptions import PathWarning, SolverError
+from ._chain import Outcome, run_chain
+from ._planner import ProblemStats, plan
 
 #: Parameter constraints shared by every estimator: a backend name or a list, and options.
 BACKEND_CONSTRAINTS = {"solver": [None, str, list, tuple], "solver_options": [None, dict]}
@@ -64,10 +66,12 @@ _PER_PROBLEM = (
     *_PER_SAMPLE,
     "support_",
 )
+#: Entries of each array that :func:`signature` reads.
+_SIGNATURE_SAMPLES = 4096
 
 
-def _fingerprint(*arrays):
-    """A digest of the training data, to tell whether a cached problem still applies."""
+def fingerprint(*arrays):
+    """A digest of all the training data, to tell whether a compiled problem still applies."""
     digest = hashlib.blake2b(digest_size=16)
     for a in arrays:
         parts = (a.data, a.indices, a.indptr) if sp.issparse(a) else (np.ascontiguousarray(a),)
@@ -77,33 +81,78 @@ def _fingerprint(*arrays):
     return digest.hexdigest()
 
 
-class CvxpyEstimator(BaseEstimator):
-    """Base of the estimators: solve a formulation with a backend chain, cache it for re-solves.
+def signature(*arrays):
+    """A cheap digest of the data (shapes and at most 4096 evenly spaced entries of each
+    array): whether a warm start is likely to fit. A wrong guess costs time, never
+    accuracy: every answer is certified on the data itself."""
+    digest = hashlib.blake2b(digest_size=16)
+    for a in arrays:
+        parts = (a.data, a.indices, a.indptr) if sp.issparse(a) else (np.asarray(a),)
+        digest.update(repr((a.shape, getattr(a, "format", "dense"))).encode())
+        for part in parts:
+            flat = part.reshape(-1)
+            step = max(1, flat.size // _SIGNATURE_SAMPLES)
+            digest.update(np.ascontiguousarray(flat[::step]).view(np.uint8))
+    return digest.hexdigest()
 
-    Subclasses set ``_problem_class`` ("LP", "QP" or "SOCP"), ``_dpp_params`` (names of
-    the hyperparameters that only change Parameter values) and implement
-    ``_build_problem(X, y)``, ``_parameter_values(X, y) -> {parameter name: value}``,
+
+class LinearModel(BaseEstimator):
+    """Base of the estimators: fit a model by a planned chain of backends, certified.
+
+    Subclasses set ``_MODEL`` (a key of :data:`solvers._registry.MODELS`) and
+    ``_dpp_params`` (names of the hyperparameters that only change Parameter values of
+    the formulation), and implement the CVXPY side: ``_build_problem(X, y)``,
+    ``_parameter_values(X, y) -> {parameter name: value}`` and
     ``_read_solution(problem, X, y)`` (set the fitted attributes from a solved
-    problem) and ``_certificate(X, y)`` (a :class:`solvers.certificates.Certificate`
-    of the fitted attributes, computed by NumPy from the data), and optionally
-    ``_polish(X, y)``.
+    problem), ``_certificate(X, y)`` (a :class:`solvers.certificates.Certificate` of
+    the fitted attributes) and optionally ``_polish(X, y)``.
     """
 
-    _problem_class = "QP"
+    _MODEL = None
     _dpp_params = ()
     #: The sample weights of the problem being solved, set during ``fit`` (None: all 1).
     _sample_weight = None
 
-    def _solve(self, X, y):
-        """Solve the problem for (X, y) with the backend chain; set the fitted attributes.
+    def _solve_planned(self, stats, attempt, certify, *, hint=""):
+        """Plan the chain for ``stats`` (or take ``solver``) and run it.
+
+        ``attempt(step, warm) -> Outcome`` runs one backend and sets the fitted
+        attributes; ``certify()`` certifies them. Sets ``backend_``,
+        ``solve_attempts_``, ``certificate_`` and ``dual_gap_``; ``problem_`` is kept
+        only when a CVXPY backend solved it.
+        """
+        name = type(self).__name__
+        steps = plan(stats, self.solver, self.solver_options, estimator=name)
+        self.__dict__.pop("problem_", None)
+        self.backend_, self.solve_attempts_ = run_chain(
+            steps, attempt, certify, what=f"{name} problem", hint=hint
+        )
+        self.certificate_ = self.solve_attempts_[-1]["certificate"]
+        self.dual_gap_ = self.certificate_.relative_gap
+
+    def _stats(self, X, hardness, *, warm=False):
+        """The planner's view of the problem on X."""
+        n, d = X.shape
+        return ProblemStats(
+            self._MODEL,
+            n,
+            d,
+            X.nnz if sp.issparse(X) else n * d,
+            sp.issparse(X),
+            float(max(hardness, 0.0)),
+            weighted=self._weighted,
+            warm=warm,
+        )
+
+    def _cvxpy_attempt(self, X, y, name, options):
+        """Solve the formulation on (X, y) with CVXPY's backend ``name``; read its answer.
 
         Builds the problem (or reuses the compiled one when only DPP parameters
-        changed), sets its parameters, and runs the chain: after each "optimal"
-        attempt, ``_read_solution(problem, X, y)`` sets the fitted attributes and
-        ``_certify(X, y)`` checks them; the first certified attempt wins. Sets
-        ``backend_``, ``solve_attempts_``, ``certificate_``, ``dual_gap_`` and
-        ``problem_`` (when a CVXPY backend solved it).
+        changed) and sets its parameters. After an optimal solve
+        ``_read_solution(problem, X, y)`` sets the fitted attributes.
         """
+        from ._backends import cvxpy_attempt  # CVXPY: imported when a CVXPY backend runs
+
         structure = {
             k: v
             for k, v in self.get_params(deep=False).items()
@@ -111,43 +160,27 @@ class CvxpyEstimator(BaseEstimator):
         }
         # Weighted or not is structure (the weights themselves are Parameter values).
         structure["weighted"] = self._weighted
-        built = {}
+        key = (fingerprint(X, y), repr(sorted(structure.items())))
+        problem = self.__dict__.get("_problem")
+        if problem is None or self.__dict__.get("_problem_key") != key:
+            problem = self._build_problem(X, y)
+        for parameter, value in self._parameter_values(X, y).items():
+            problem.param_dict[parameter].value = value
+        # Cached before solving: a retry with another backend on the same data reuses it.
+        self._problem, self._problem_key = problem, key
+        outcome = cvxpy_attempt(problem, name, options)
+        if outcome.status == "optimal":
+            self._read_solution(problem, X, y)
+            self.problem_ = problem
+        return outcome
 
-        def problem():
-            # The data's digest is an O(n d) pass: only taken when a CVXPY backend runs.
-            key = (_fingerprint(X, y), repr(sorted(structure.items())))
-            cached = self.__dict__.get("_problem")
-            if cached is None or self.__dict__.get("_problem_key") != key:
-                cached = self._build_problem(X, y)
-            for name, value in self._parameter_values(X, y).items():
-                cached.param_dict[name].value = value
-            # Cached before solving: after a SolverError, a retry with another backend
-            # on the same data reuses the compiled problem.
-            self._problem, self._problem_key = cached, key
-            built["problem"] = cached
-            return cached
+    def _warm_state(self, backend, key):
+        """What backend ``backend`` kept of its last answer on data with signature ``key``."""
+        kept = self.__dict__.get("_warm_states", {}).get(backend)
+        return kept[1] if kept is not None and kept[0] == key else None
 
-        extra = self._extra_backends(X, y)
-
-        def certify(backend):
-            if backend not in extra:  # a CVXPY backend: read its solution first
-                self._read_solution(built["problem"], X, y)
-            return self._certify(X, y)
-
-        self.backend_, self.solve_attempts_ = solve_with_fallback(
-            problem,
-            self._chain(X),
-            self.solver_options,
-            self._problem_class,
-            certify=certify,
-            extra_backends=extra,
-        )
-        self.certificate_ = self.solve_attempts_[-1]["certificate"]
-        self.dual_gap_ = self.certificate_.relative_gap
-        if self.backend_ in extra:
-            self.__dict__.pop("problem_", None)
-        else:
-            self.problem_ = built["problem"]
+    def _keep_warm_state(self, backend, key, state):
+        self.__dict__.setdefault("_warm_states", {})[backend] = (key, state)
 
     @property
     def _weighted(self):
@@ -188,24 +221,6 @@ class CvxpyEstimator(BaseEstimator):
         if "support_" in self.__dict__:
             self.support_ = kept[self.support_]
 
-    def _extra_backends(self, X, y):
-        """Backends besides CVXPY's (name -> callable setting the fitted attributes)."""
-        return {}
-
-    def _chain(self, X):
-        """The ``solver`` argument of the chain: the user's, or None for the defaults."""
-        return self.solver
-
-    def _finish_working_set(self, certificate, size):
-        """Record the full problem's certificate; SolverError if it does not hold."""
-        self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
-        if not certificate.holds:
-            raise SolverError(
-                f"the working-set solve ({size}) ended without a certified optimum of the "
-                f"full problem: {certificate}. Try solver='homotopy' or a larger lam.",
-                self.solve_attempts_,
-            )
-
     def _certify(self, X, y, certificate=None):
         """The certificate of the fitted attributes; polished first if the backend's fails.
 
@@ -233,7 +248,7 @@ class CvxpyEstimator(BaseEstimator):
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: pickling must not strip self
-        for name in ("problem_", "_problem", "_problem_key"):
+        for name in ("problem_", "_problem", "_problem_key", "_warm_states"):
             state.pop(name, None)
         return state
 
@@ -243,7 +258,12 @@ class CvxpyEstimator(BaseEstimator):
         return tags
 
 
-class BinaryLinearClassifier(ClassifierMixin, CvxpyEstimator):
+def optimal(message=""):
+    """The outcome of one of the library's own backends that returned its answer."""
+    return Outcome("optimal", message)
+
+
+class BinaryLinearClassifier(ClassifierMixin, LinearModel):
     """Labels: two classes mapped to -1/+1 for the solver; more classes one-vs-rest.
 
     Subclasses implement ``_fit_pm(X, y_pm)`` (y_pm in {-1, +1}) setting ``coef_`` (1-D)
@@ -411,7 +431,7 @@ def scores_to_classes(scores, classes):
     return classes[np.argmax(scores, axis=1)]
 
 
-class LinearRegressor(RegressorMixin, CvxpyEstimator):
+class LinearRegressor(RegressorMixin, LinearModel):
     """Real-valued targets; subclasses implement ``_fit_xy(X, y)`` setting coef_, intercept_."""
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -476,316 +496,3 @@ def _sample_weights(X, sample_weight):
 def _check_positive_total(sample_weight, name):
     if not np.any(sample_weight > 0):
         raise ValueError(f"{name} is 0 on every sample: at least one sample must count.")
-
-
-class WeightedL1Penalty:
-    """The penalty ``lam sum_j W_j |w_j|`` (004 eq. 3-7): hyperparameters, weights, lam_max.
-
-    Mixed into the estimators whose formulation takes the penalty as the one DPP
-    Parameter ``lam_w = lam * weights`` (a re-fit with a new lam or new weights
-    re-solves the compiled problem). Weights follow the package's convention: each
-    ``>= 0`` or ``+inf``; a feature of weight ``+inf`` is left out of the problem
-    (its coefficient is 0), one of weight 0 is unpenalised.
-
-    Subclasses set ``path`` (the exact path function of :mod:`solvers.path`) and
-    ``_CLOSED_FORM_ZERO`` (True when, with every weight positive, the solution for
-    ``lam >= lam_max`` is ``coef = 0`` and ``intercept = mean(y)``: the lasso and
-    SVM2) and ``_PATH_FIRST`` (the exact path heads the default chain, see
-    ``_chain``), and implement ``_set_solution(X, y, coef, intercept)``.
-    """
-
-    _parameter_constraints = {
-        "lam": [POSITIVE],
-        "weights": ["array-like", None],
-        **BACKEND_CONSTRAINTS,
-    }
-    _dpp_params = ("lam", "weights")
-    _CLOSED_FORM_ZERO = False
-    _PATH_FIRST = False
-    #: The loss of :func:`solvers._active_set.solve_active_set` ("squares" or
-    #: "squared_hinge") when the ``"ACTIVE_SET"`` backend solves this model, else None.
-    _ACTIVE_SET_LOSS = None
-    #: ``"ACTIVE_SET"`` heads the default chain only for lam at least this times lam_max.
-    _ACTIVE_SET_MIN_RATIO = None
-
-    def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
-        self.lam = lam
-        self.weights = weights
-        self.solver = solver
-        self.solver_options = solver_options
-
-    def _penalty_weights(self, X, y):
-        """The weights of every feature of X (each >= 0 or +inf)."""
-        return check_penalty_weights(self.weights, X.shape[1])
-
-    def _fit_penalised(self, X, y):
-        """Solve on the features of finite weight; the excluded ones get coefficient 0."""
-        weights = self._penalty_weights(X, y)
-        kept = np.flatnonzero(np.isfinite(weights))
-        X_kept = X if kept.size == X.shape[1] else X[:, kept]
-        coef = np.zeros(X.shape[1])
-        coef[kept] = self._fit_kept(X_kept, y, weights[kept])
-        self.coef_ = coef
-
-    def _fit_kept(self, X, y, weights):
-        """The coefficients of the problem on the columns of X, whose weights are finite.
-
-        The columns are equilibrated first. Above lam_max the closed form; with many
-        more features than samples and a chain that does not start with the exact
-        path, a working set of features (:meth:`_solve_on_feature_working_set`);
-        otherwise :meth:`_solve_all`. A subclass may reduce the problem before this
-        (the lasso through the d x d Gram matrix when n > d).
-
-        Returns
-        -------
-        ndarray of shape (X.shape[1],)
-        """
-        # Centre the offset columns (a Unix timestamp): exact with the free intercept.
-        X, shift, scales = centre_offset_columns(X)
-        # Equilibrate: with c_j = s_j b_j the columns X_j / s_j have unit norm and the
-        # weights become W_j / s_j; the problem (and its certificate) is the same, but
-        # a backend no longer sees a column at 1e12 beside one at 1 (a Unix timestamp).
-        scales[scales == 0] = 1.0
-        X_unit = X @ sp.diags(1.0 / scales) if sp.issparse(X) else X / scales
-        self._kept_weights = weights / scales
-        if not self._solve_zero(X_unit, y):
-            # The exact path follows its own active set (screening the others), so it
-            # needs no working set around it.
-            if _many_features(X_unit) and not self._starts_with_path(X_unit):
-                self._solve_on_feature_working_set(X_unit, y)
-            else:
-                self._solve_all(X_unit, y)
-        coef = self.coef_ / scales
-        self.intercept_ = float(self.intercept_ - shift @ coef)
-        return coef
-
-    def _solve_all(self, X, y):
-        self._solve(X, y)
-
-    def _solve_on_feature_working_set(self, X, y):
-        """The formulation on a growing set of features until the full certificate holds.
-
-        The outer loop of skglm, celer and Blitz: start from the features most
-        correlated with the residual at the zero solution (and every unpenalised one,
-        and the last fit's set on the same data); solve the formulation on them
-        (certified on that restricted problem); extend the solution by zeros and
-        certify it on all the features; while it fails, add the features whose dual
-        constraint ``|X_j'v| <= lam W_j`` is most violated, as many as the set holds.
-        """
-        weights = self._kept_weights
-        n, d = X.shape
-        s = self._weights_or_ones(n)
-        key = _fingerprint(X, y, s)
-        start = self.__dict__.get("_feature_working_set")
-        if start is None or start[0] != key:
-            scores = np.abs(np.asarray(X.T @ (s * (y - np.average(y, weights=s)))).ravel())
-            with np.errstate(divide="ignore"):
-                scores = np.where(weights > 0, scores / weights, np.inf)
-            size = min(d, max(_WS_FIRST_FEATURES, n // 2))
-            working = np.sort(np.argsort(-scores, kind="stable")[:size])
-        else:
-            working = start[1]
-        working = np.union1d(working, np.flatnonzero(weights == 0))
-        for _ in range(_WS_MAX_ROUNDS):
-            self._kept_weights = weights[working]
-            self._solve(X[:, working], y)
-            coef = np.zeros(d)
-            coef[working] = self.coef_
-            self._kept_weights = weights
-            self._extend(X, y, coef, self.intercept_)
-            # Features outside the set whose dual constraint |X_j'v| <= lam W_j fails
-            # must join; only when none does is the full certificate worth computing.
-            correlations = np.abs(np.asarray(X.T @ self._dual_vector(X, y)).ravel())
-            with np.errstate(divide="ignore", invalid="ignore"):
-                excess = correlations / (self.lam * weights) - 1.0
-            excess[working] = -np.inf
-            violators = np.flatnonzero(excess > _WS_VIOLATION)
-            if violators.size == 0:
-                certificate = self._certify(X, y)
-                break
-            violators = violators[np.argsort(-excess[violators], kind="stable")]
-            working = np.union1d(working, violators[: max(working.size, 10)])
-        else:
-            certificate = self._certify(X, y)
-        self._feature_working_set = (key, working)
-        self._finish_working_set(certificate, f"{working.size} of {d} features")
-
-    def _extend(self, X, y, coef, intercept):
-        """Set the full problem's attributes from the solution of a reduced one."""
-        self._set_solution(X, y, coef, intercept)
-
-    def _parameter_values(self, X, y):
-        values = {"lam_w": self.lam * self._kept_weights}
-        if self._weighted:
-            values["sample_weight"] = self._sample_weight
-        return values
-
-    def _solve_zero(self, X, y):
-        """Set the closed-form solution when lam >= lam_max (every coefficient 0).
-
-        Returns True when it applies (and its certificate holds). With every weight
-        positive, ``coef = 0`` and ``intercept = mean_s(y)`` (the mean weighted by the
-        sample weights s) is optimal exactly when
-        ``lam >= max_j |2 X_j'S (y - mean_s(y))| / W_j`` (the lasso, 004 eq. 3, and
-        SVM2, eq. 7, whose squared hinge is ``(y_i - f_i)^2`` at that point).
-        """
-        weights = self._kept_weights
-        if not self._CLOSED_FORM_ZERO:
-            return False
-        s = self._weights_or_ones(X.shape[0])
-        intercept = float(np.average(y, weights=s))
-        correlations = 2.0 * np.abs(np.asarray(X.T @ (s * (y - intercept))).ravel())
-        positive = weights > 0
-        # lam_max when every weight is positive (an estimate of it otherwise), for _chain.
-        self._zero_lam_max = float(
-            np.max(correlations[positive] / weights[positive], initial=0.0)
-        )
-        if not positive.all() or self.lam < self._zero_lam_max:
-            return False
-        self._set_solution(X, y, np.zeros(X.shape[1]), intercept)
-        certificate = self._certificate(X, y)
-        if not certificate.holds:
-            return False
-        self.backend_ = "closed_form"
-        self.solve_attempts_ = [
-            {"backend": "closed_form", "status": "optimal", "message": "lam >= lam_max",
-             "certificate": certificate}
-        ]
-        self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
-        self.__dict__.pop("problem_", None)
-        return True
-
-    def _chain(self, X):
-        """The default chain: the exact path and the CVXPY backends of the problem class.
-
-        The exact path (``"HOMOTOPY"``) is exact and scale-free. For the lasso and
-        SVM2 it comes first: their paths (Efron et al. 2004; Rosset & Zhu 2007) reach
-        a lam of a tenth of lam_max 3-40x faster than Clarabel solves the QP (measured
-        on 8000 x 50 and 200 x 10000 data, docs/solvers.md). For the 1-norm SVM, whose
-        path needs an LP at degenerate knots, HiGHS on the LP is faster and the path
-        comes last, as the resort when every CVXPY answer fails its certificate.
-
-        The paths are unweighted: with sample weights the chain is the CVXPY
-        backends', and a ``solver`` naming ``"HOMOTOPY"`` is a ValueError.
-        """
-        if self._weighted:
-            chain = [self.solver] if isinstance(self.solver, str) else self.solver or []
-            if any(name.upper() == "HOMOTOPY" for name in chain):
-                raise ValueError(
-                    "solver='HOMOTOPY' does not take sample_weight: the exact paths are "
-                    "unweighted. Use a CVXPY backend (solver=None for the default chain)."
-                )
-            if self.solver is None and self._ACTIVE_SET_LOSS is not None:
-                return ["ACTIVE_SET", *DEFAULT_BACKENDS[self._problem_class]]
-            return self.solver
-        if self.solver is not None:
-            return self.solver
-        backends = list(DEFAULT_BACKENDS[self._problem_class])
-        if self._active_set_first(X):
-            return ["ACTIVE_SET", "HOMOTOPY", *backends]
-        return ["HOMOTOPY", *backends] if self._PATH_FIRST else [*backends, "HOMOTOPY"]
-
-    def _active_set_first(self, X):
-        """Whether ``"ACTIVE_SET"`` heads the default chain (unweighted).
-
-        With many features and lam at least ``_ACTIVE_SET_MIN_RATIO`` lam_max. Below
-        that FISTA's iterations grow faster than the path's breakpoints: on 200 x
-        10000 and 200 x 50000 count data the working set beat the path 1.3-3x down
-        to 0.1 lam_max (SVM2) and 0.01 lam_max (lasso), and lost 2-6x at a third and
-        a tenth of those.
-        """
-        return (
-            self._ACTIVE_SET_LOSS is not None
-            and _many_features(X)
-            and self.lam >= self._ACTIVE_SET_MIN_RATIO * self._zero_lam_max
-        )
-
-    @classmethod
-    def lam_max(cls, X, y, weights=None):
-        """The smallest lam at which every penalised coefficient is 0: ``lams[0]`` of ``path``.
-
-        With every weight positive it is ``max_j |2 X_j'(y - mean(y))| / W_j`` for the
-        lasso (004 eq. 3) and SVM2 (eq. 7, labels mapped to -1/+1); for the 1-norm SVM
-        (eq. 6) it comes from the LP at the start of its path. Only the first
-        breakpoint of the path is computed.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        weights : array-like of shape (n_features,), optional
-            Each >= 0 or +inf (default 1).
-
-        Returns
-        -------
-        float
-        """
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PathWarning)
-            return float(cls.path(X, y, weights, max_steps=1).lams[0])
-
-    def _starts_with_path(self, X):
-        """Whether the chain's first backend grows its own active set (the exact path or
-        ``"ACTIVE_SET"``): then no working set of features is wrapped around it."""
-        chain = self._chain(X)
-        if not chain:  # None: the default chain of the CVXPY backends
-            return False
-        first = chain if isinstance(chain, str) else chain[0]
-        return first.upper() in ("HOMOTOPY", "ACTIVE_SET")
-
-    def _extra_backends(self, X, y):
-        """``"ACTIVE_SET"`` (:mod:`solvers._active_set`, when the model has it) and
-        ``"HOMOTOPY"``: the exact path of :mod:`solvers.path` run down to lam (unweighted)."""
-        backends = {}
-        if self._ACTIVE_SET_LOSS is not None:
-            backends["ACTIVE_SET"] = functools.partial(self._run_active_set, X, y)
-        if self._weighted:
-            return backends
-
-        def homotopy():
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", PathWarning)  # a path that stops has failed
-                path = self.path(X, y, self._kept_weights, lam_min=self.lam, return_path=False)
-            coef, intercept = path.at(self.lam)
-            self._set_solution(X, y, coef, intercept)
-
-        backends["HOMOTOPY"] = homotopy
-        return backends
-
-    def _run_active_set(self, X, y):
-        """``solve_active_set`` warm-started from the last fit on the same data (its
-        working set and solution, at another lam or other weights)."""
-        key = _fingerprint(X, y, self._weights_or_ones(X.shape[0]))
-        start = self.__dict__.get("_active_set_start")
-        warm = start[1] if start is not None and start[0] == key else {}
-        result = solve_active_set(
-            X,
-            y,
-            self.lam,
-            self._kept_weights,
-            loss=self._ACTIVE_SET_LOSS,
-            sample_weight=self._sample_weight,
-            **warm,
-        )
-        self._active_set_start = (
-            key,
-            {"working": result.working, "coef": result.coef, "intercept": result.intercept},
-        )
-        self._set_solution(X, y, result.coef, result.intercept)
-
-
-#: Working sets of features are used when the data has at least this many features and
-#: more than twice as many features as samples.
-_WS_MIN_FEATURES = 500
-#: The first working set holds at least this many features (n / 2 if more).
-_WS_FIRST_FEATURES = 100
-#: Relative excess ``|X_j'v| / (lam W_j) - 1`` above which a feature outside the
-#: working set violates its dual constraint.
-_WS_VIOLATION = 1e-9
-#: Rounds of a working-set loop before it gives up.
-_WS_MAX_ROUNDS = 30
-
-
-def _many_features(X):
-    n, d = X.shape
-    return d >= _WS_MIN_FEATURES and d > 2 * n

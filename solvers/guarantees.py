@@ -41,7 +41,9 @@ from sparsify import Selection, spectral_distortion
 from sparsify.theory import bss_features, leverage_features
 from sparsify.utils import check_orthonormal, check_X, right_singular_vectors, signed_labels
 
-from ._backends import solve_with_fallback
+from ._backends import DEFAULT_BACKENDS, cvxpy_attempt
+from ._chain import run_chain
+from ._planner import Step
 from .certificates import GAP_TOLERANCE, _certificate
 from .exceptions import SolverError
 from .formulations import gram
@@ -606,13 +608,19 @@ def _enclosing_ball(X):
     problem = _ball_dual(X)
     found = {}
 
-    def certify(backend):
+    def certify():
         found["center"], found["certificate"] = _ball_certificate(
             X, sq, problem.var_dict["lam"].value
         )
         return found["certificate"]
 
-    solve_with_fallback(problem, None, None, "QP", certify=certify)
+    steps = [Step(name, {}, "the QP chain") for name in DEFAULT_BACKENDS["QP"]]
+    run_chain(
+        steps,
+        lambda step, warm: cvxpy_attempt(problem, step.backend, step.options),
+        certify,
+        what="minimum enclosing ball QP",
+    )
     cert = found["certificate"]
     return found["center"], (max(cert.dual, 0.0), cert.primal)
 

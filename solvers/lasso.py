@@ -7,7 +7,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor, WeightedL1Penalty
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor
+from ._l1_models import WeightedL1Penalty
 from ._polish import refit_on_support
 from .certificates import lasso_certificate
 from .formulations import weighted_lasso
@@ -101,10 +102,9 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     0.0
     """
 
+    _MODEL = "lasso"
+    _LOSS = "squares"
     _CLOSED_FORM_ZERO = True
-    _PATH_FIRST = True
-    _ACTIVE_SET_LOSS = "squares"
-    _ACTIVE_SET_MIN_RATIO = 0.005
     path = staticmethod(lasso_path)
 
     def _build_problem(self, X, y):
@@ -166,16 +166,14 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         s = self._sample_weight
         factor = _least_squares_factor(X, y, s)
         scales = np.where(factor.norms > 0, factor.norms, 1.0)
-        self._kept_weights = weights / scales
         self._sample_weight = None  # the factor's problem is unweighted
         try:
-            if not self._solve_zero(factor.rows, factor.targets):
-                self._solve(factor.rows, factor.targets)
+            coef = super()._fit_kept(factor.rows, factor.targets, weights / scales) / scales
         finally:
             self._sample_weight = s
         self._kept_weights = weights
-        self.coef_ = self.coef_ / scales
-        self.intercept_ = float(factor.y_mean - factor.x_mean @ self.coef_)
+        self.coef_ = coef
+        self.intercept_ = float(factor.y_mean - factor.x_mean @ coef)
         # The norms from the Gram matrix are X's own only without sample weights.
         certificate = self._certificate(X, y, norms=factor.norms if s is None else None)
         self.objective_ = certificate.primal

@@ -13,7 +13,6 @@ closed form runs on the rows ``sqrt(s_i) x_i`` and targets ``sqrt(s_i) y_i``
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-from sklearn.utils._param_validation import StrOptions
 
 from sparsify.utils import column_norms, rank_tolerance
 
@@ -24,7 +23,9 @@ from ._base import (
     POSITIVE,
     BinaryLinearClassifier,
     LinearRegressor,
+    optimal,
 )
+from ._chain import Outcome
 from .certificates import ridge_certificate, scale_rows
 from .exceptions import SolverError
 from .formulations import ridge, rlsc
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 #: The name of the closed form, as a value of ``solver`` and as ``backend_``.
-CLOSED_FORM = "svd"
+CLOSED_FORM = "SVD"
 
 
 def _dense(A):
@@ -519,8 +520,10 @@ def _minimum_norm_first(routes, shape, lam):
 
 
 class _RidgeFit:
-    """Shared fit: the certified closed form for ``solver="svd"``, else CVXPY."""
+    """Shared fit: the planned chain over the closed form (``"SVD"``), conjugate
+    gradients (``"CG"``) and CVXPY's backends on the formulation."""
 
+    _MODEL = "ridge"
     _dpp_params = ("lam",)
 
     def _parameter_values(self, X, y):
@@ -530,20 +533,34 @@ class _RidgeFit:
         return values
 
     def _fit_ridge(self, X, y):
-        if self.solver == CLOSED_FORM:
-            s = self._sample_weight
-            rows, targets = (X, y) if s is None else scale_rows(X, y, s)
-            self.dual_coef_, self.coef_, self.certificate_, self.solve_attempts_ = (
-                ridge_closed_form(rows, targets, self.lam)
-            )
-            if s is not None:  # beta = (sqrt(S) X)'x = X'(sqrt(s) x)
-                self.dual_coef_ = np.sqrt(s) * self.dual_coef_
-            self.dual_gap_ = self.certificate_.relative_gap
-            self.backend_ = CLOSED_FORM
-            self.intercept_ = 0.0
-            self.__dict__.pop("problem_", None)  # from an earlier fit with a CVXPY backend
-        else:
-            self._solve(X, y)
+        squares = column_norms(X, squared=True)
+        mean = float(squares.mean()) if squares.size else 0.0
+        hardness = np.log1p(mean / self.lam) if self.lam > 0 else np.log1p(mean * 1e12)
+        self._solve_planned(
+            self._stats(X, hardness),
+            lambda step, warm: self._attempt(X, y, step, warm),
+            lambda: self._certify(X, y),
+        )
+        self.intercept_ = 0.0
+
+    def _attempt(self, X, y, step, warm):
+        if step.backend == CLOSED_FORM:
+            return self._run_closed_form(X, y)
+        return self._cvxpy_attempt(X, y, step.backend, step.options)
+
+    def _run_closed_form(self, X, y):
+        """:func:`ridge_closed_form` on the rows scaled by ``sqrt(s_i)``."""
+        s = self._sample_weight
+        rows, targets = (X, y) if s is None else scale_rows(X, y, s)
+        try:
+            self.dual_coef_, self.coef_, _, routes = ridge_closed_form(rows, targets, self.lam)
+        except SolverError as error:
+            last = error.attempts[-1]
+            return Outcome("uncertified", str(error), certificate=last.get("certificate"))
+        if s is not None:  # beta = (sqrt(S) X)'x = X'(sqrt(s) x)
+            self.dual_coef_ = np.sqrt(s) * self.dual_coef_
+        self.intercept_ = 0.0
+        return optimal(f"route: {routes[-1]['backend']}")
 
     def _read_solution(self, problem, X, y):
         """Set ``coef_`` (and ``dual_coef_`` for the dual form) from a solved problem."""
@@ -568,12 +585,6 @@ class _RidgeFit:
         if isinstance(self.certificate_, list):
             return np.array([certificate.primal for certificate in self.certificate_])
         return self.certificate_.primal
-
-
-_CONSTRAINTS = {
-    **BACKEND_CONSTRAINTS,
-    "solver": [StrOptions({CLOSED_FORM}), None, str, list, tuple],
-}
 
 
 class RLSC(_RidgeFit, BinaryLinearClassifier):
@@ -648,10 +659,14 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
     True
     """
 
-    _parameter_constraints = {"lam": [NONNEGATIVE], **CLASS_WEIGHT_CONSTRAINTS, **_CONSTRAINTS}
+    _parameter_constraints = {
+        "lam": [NONNEGATIVE],
+        **CLASS_WEIGHT_CONSTRAINTS,
+        **BACKEND_CONSTRAINTS,
+    }
     _dpp_params = ("lam", "class_weight")
 
-    def __init__(self, lam=1.0, *, class_weight=None, solver="svd", solver_options=None):
+    def __init__(self, lam=1.0, *, class_weight=None, solver=None, solver_options=None):
         self.lam = lam
         self.class_weight = class_weight
         self.solver = solver
@@ -727,9 +742,9 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     True
     """
 
-    _parameter_constraints = {"lam": [POSITIVE], **_CONSTRAINTS}
+    _parameter_constraints = {"lam": [POSITIVE], **BACKEND_CONSTRAINTS}
 
-    def __init__(self, lam=1.0, *, solver="svd", solver_options=None):
+    def __init__(self, lam=1.0, *, solver=None, solver_options=None):
         self.lam = lam
         self.solver = solver
         self.solver_options = solver_options

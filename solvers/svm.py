@@ -15,264 +15,25 @@ backends'.
 """
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
-from ._backends import DEFAULT_BACKENDS
 from ._base import (
-    _WS_MAX_ROUNDS,
     BACKEND_CONSTRAINTS,
     CLASS_WEIGHT_CONSTRAINTS,
     POSITIVE,
     BinaryLinearClassifier,
-    WeightedL1Penalty,
-    _fingerprint,
 )
-from ._columns import centre_offset_columns, large_columns
-from ._newton import squared_hinge_newton
-from ._polish import hinge_intercept, refit_on_support, refit_svm_dual
-from .certificates import (
-    _l1_svm_margin_multipliers,
-    l1_svm_certificate,
-    svm2_certificate,
-    svm_certificate,
-)
-from .exceptions import SolverError
+from ._l1_models import WeightedL1Penalty
+from ._l2_svm import TwoNormSVM, hinge, margin, support
+from ._polish import hinge_intercept, refit_on_support
+from .certificates import _l1_svm_margin_multipliers, l1_svm_certificate, svm2_certificate
 from .formulations import l1_svm, svm2, svm_dual, svm_primal
 from .path import l1_svm_path, svm2_path
-from .ridge import dominant_columns
 
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
 
-_SUPPORT_RTOL = 1e-6
-#: Working sets of samples are used with at least this many samples, more than ten
-#: per feature; the first set has max(this / 2, 10 d) samples.
-_WS_MIN_SAMPLES = 2000
 
-
-#: Once a working set would hold more than this fraction of the samples, it holds all.
-_WS_FULL_FRACTION = 0.5
-
-
-def _many_samples(X):
-    n, d = X.shape
-    return n >= _WS_MIN_SAMPLES and n > 10 * d
-
-
-def _initial_samples(y, size):
-    """A fixed pseudo-random subset of ``size`` samples with both classes in proportion."""
-    rng = np.random.default_rng(0)
-    picks = []
-    for label in (-1.0, 1.0):
-        members = np.flatnonzero(y == label)
-        take = min(members.size, max(1, round(size * members.size / y.size)))
-        picks.append(rng.choice(members, take, replace=False))
-    return np.sort(np.concatenate(picks))
-
-
-class _SampleWorkingSet:
-    """Hinge-type losses on a growing set of samples (Vapnik's chunking).
-
-    Only the samples inside the margin (``y_i f_i < 1``) and on it carry a loss or a
-    multiplier; the others can be left out without changing the solution. The
-    formulation is solved on a subset (certified on that subset), its multipliers
-    are extended by zeros, and the solution is certified on every sample; while it
-    fails, every sample outside the subset with a margin below 1 is added (all of
-    them, once the subset would exceed half the data). A re-fit on the same data
-    starts from the last subset.
-    """
-
-    def _solve_on_samples(self, X, y):
-        n, d = X.shape
-        weights = self._sample_weight
-        key = _fingerprint(X, y, self._weights_or_ones(n))
-        start = self.__dict__.get("_sample_working_set")
-        if start is None or start[0] != key:
-            working = _initial_samples(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
-        else:
-            working = start[1]
-        for _ in range(_WS_MAX_ROUNDS):
-            if weights is not None:
-                self._sample_weight = weights[working]
-            try:
-                self._solve(X[working], y[working])
-            finally:
-                self._sample_weight = weights
-            alpha = np.zeros(n)
-            alpha[working] = self.alpha_
-            certificate = self._lift_samples(X, y, alpha)
-            if certificate.holds:
-                break
-            margins = y * (np.asarray(X @ self.coef_).ravel() + self.intercept_)
-            outside = np.ones(n, dtype=bool)
-            outside[working] = False
-            violators = np.flatnonzero(outside & (margins < 1.0))
-            if violators.size == 0:
-                break
-            if working.size + violators.size > _WS_FULL_FRACTION * n:
-                working = np.arange(n)  # most samples matter: the full problem at once
-            else:
-                working = np.union1d(working, violators)
-        self._sample_working_set = (key, working)
-        self._finish_working_set(certificate, f"{working.size} of {n} samples")
-
-    def _lift_samples(self, X, y, alpha):
-        """Set the full problem's attributes from the subset's solution; its certificate."""
-        self.alpha_ = alpha
-        self.support_ = _support(alpha)
-        self._set_full_objective(X, y)
-        return self._certify(X, y)
-
-
-def _support(alpha):
-    """Indices of the support vectors: multipliers above 1e-6 of the largest (or of 1)."""
-    return np.flatnonzero(alpha > _SUPPORT_RTOL * max(1.0, float(alpha.max(initial=0.0))))
-
-
-def _margin(w):
-    norm = np.linalg.norm(w)
-    return np.inf if norm == 0 else 1.0 / norm
-
-
-#: ``C`` times the mean squared norm of a sample, outside this range, is extreme: the
-#: backends then see the problem with ``C = 1`` and the data scaled by ``sqrt(C)``.
-_C_RANGE = (1e-2, 1e4)
-
-
-def _c_plans(X, C, *, hinge, sample_weight=None, column_scale=None):
-    """The problems to try, in order: ``(s, C_solved)`` with the data scaled by ``sqrt(s)``.
-
-    ``1/2 ||w'||^2 + (C/s) sum_i loss(y_i (sqrt(s) x_i'w' + b))`` is the 2-norm SVM's
-    objective divided by s, with ``w = sqrt(s) w'``, the same b and multipliers
-    ``a = s a'``. A moderate C (``C`` times the mean squared sample norm in
-    ``_C_RANGE``) is solved as it is, so that a re-fit with a new C re-solves the
-    compiled problem. An extreme C is solved with s = C: the backends see
-    ``a' in [0, 1]`` and objective values of order n. For the hinge with a huge C,
-    first the problem at the largest moderate C: when no multiplier reaches that
-    bound (separable data, the hard margin), no sample has slack and the solution
-    is the same for every larger C (the certificate at C decides). With sample weights
-    s the size is that of the boxes ``C s_i``: C times the mean of ``s_i ||x_i||^2``.
-    With ``column_scale`` t (:func:`_large_column_scale`) the norms are those of the rows
-    of ``X / t``, the data the backends see.
-    """
-    if column_scale is not None:
-        X = X @ sp.diags(1.0 / column_scale) if sp.issparse(X) else X / column_scale
-    squares = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
-    squares = np.einsum("ij,ij->i", X, X) if squares is None else squares
-    s = np.ones(X.shape[0]) if sample_weight is None else sample_weight
-    size = C * (s @ squares) / X.shape[0]
-    if _C_RANGE[0] <= size <= _C_RANGE[1]:
-        return [(1.0, C)]
-    plans = [(float(C), 1.0)]
-    if hinge and size > _C_RANGE[1]:
-        plans.insert(0, (1.0, C * _C_RANGE[1] / size))
-    return plans
-
-
-def _large_column_scale(norms):
-    """Column scales t bringing the large columns to the typical norm, or None.
-
-    For :func:`solvers.formulations.svm_primal`'s ``column_scale``: a column whose norm
-    exceeds 1e3 times the median norm of the nonzero columns
-    (:func:`solvers._columns.large_columns`) is scaled to that median; the others keep
-    ``t_j = 1``. None when no column is that large.
-    """
-    large, typical = large_columns(norms)
-    if large.size == 0:
-        return None
-    scale = np.ones(norms.size)
-    scale[large] = norms[large] / typical
-    return scale
-
-
-class _ScaledL2:
-    """Fit the 2-norm SVM on centred, rescaled data (exact transformations); map back.
-
-    Subclasses implement ``_fit_scaled(X, y)`` and read the box constraint from
-    ``self._C_solved``. The offset columns are centred first (a timestamp at 1e9 with
-    spread 1e7 becomes a column at 1e7, :func:`solvers._columns.centre_offset_columns`),
-    exact with the free intercept. When columns still dwarf the others
-    (:func:`_large_column_scale`), ``self._column_scale`` holds their scales and the CVXPY
-    backends solve the primal in rescaled coordinates (``svm_primal``'s
-    ``column_scale``): the dual's Gram matrix holds entries 1e14 times the others,
-    beyond what an interior-point method resolves in float64.
-    """
-
-    #: Column scales for ``svm_primal`` while fitting data with dominant columns.
-    _column_scale = None
-
-    def _fit_pm(self, X, y):
-        centred, shift, norms = centre_offset_columns(X)
-        # Only when some columns dominate the rest together: otherwise the dual copes.
-        dominant = dominant_columns(centred, squares=norms * norms)
-        self._column_scale = _large_column_scale(norms) if dominant.size else None
-        try:
-            self._fit_centred(X, y, centred, shift)
-        finally:
-            self._column_scale = None
-
-    def _fit_centred(self, X, y, centred, shift):
-        hinge = getattr(self, "loss", "hinge") == "hinge"
-        plans = _c_plans(
-            centred,
-            self.C,
-            hinge=hinge,
-            sample_weight=self._sample_weight,
-            column_scale=self._column_scale,
-        )
-        for k, (scale, C_solved) in enumerate(plans):
-            self._C_solved = C_solved
-            data = centred if scale == 1.0 else centred * np.sqrt(scale)
-            try:
-                self._fit_scaled(data, y)
-            except SolverError as error:
-                if k + 1 < len(plans):
-                    continue
-                raise _with_hint(error, self._column_scale) from None
-            finally:
-                self._C_solved = self.C
-            if (scale, C_solved) == (1.0, self.C):
-                break
-            boxes = C_solved * self._weights_or_ones(y.size)
-            if scale == 1.0 and np.any(self.alpha_ >= (1 - 1e-6) * boxes):
-                continue  # a multiplier at the smaller bound: not the solution at C
-            self.alpha_ = scale * self.alpha_
-            self.coef_ = np.sqrt(scale) * self.coef_
-            self.margin_ = _margin(self.coef_)
-            self._set_full_objective(centred, y)
-            self.certificate_ = self._certificate(centred, y)
-            self.dual_gap_ = self.certificate_.relative_gap
-            if self.certificate_.holds:
-                break
-            if k + 1 == len(plans):
-                raise _with_hint(
-                    SolverError(
-                        f"the solution of the problem scaled for C={self.C:g} does not "
-                        f"certify on the original one: {self.certificate_}.",
-                        self.solve_attempts_,
-                    ),
-                    self._column_scale,
-                )
-        # b absorbs the shift of the centred columns: x'w + b = (x - m)'w + b_centred.
-        self.intercept_ = float(self.intercept_ - shift @ self.coef_)
-
-
-def _with_hint(error, column_scale):
-    """The SolverError with what to try when X has columns that dwarf the others."""
-    if column_scale is None:
-        return error
-    large = np.flatnonzero(column_scale != 1.0)
-    return SolverError(
-        f"{error}\nX has columns whose norms dwarf the others (indices "
-        f"{large[:10].tolist()}): the 2-norm penalty is not invariant to column "
-        "scaling, and the backends could not resolve both scales. Standardise X (e.g. "
-        "sklearn.preprocessing.StandardScaler) or use loss='squared_hinge', whose Newton "
-        "backend handles them.",
-        error.attempts,
-    )
-
-
-class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
+class SVMDual(TwoNormSVM, BinaryLinearClassifier):
     """Soft-margin linear SVM solved in the dual, eq. (2) of 001.
 
     Dual (solved): ``max_a 1'a - 1/2 a'Y X X'Y a  s.t.  y'a = 0, 0 <= a <= C``.
@@ -355,6 +116,8 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     True
     """
 
+    _MODEL = "svm"
+    _SQUARED = False
     _parameter_constraints = {
         "C": [POSITIVE],
         **CLASS_WEIGHT_CONSTRAINTS,
@@ -378,40 +141,20 @@ class SVMDual(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
     def _parameter_values(self, X, y):
         return _box_values(self, "C")
 
-    def _fit_scaled(self, X, y):
-        if _many_samples(X):
-            self._solve_on_samples(X, y)
-        else:
-            self._solve(X, y)
-
     def _set_full_objective(self, X, y):
         if self._column_scale is not None:
-            self.objective_ = _l2_objective(self, X, y, squared=False)
+            self.objective_ = self._primal_objective(X, y)
         else:
             self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
 
     def _read_solution(self, problem, X, y):
         if self._column_scale is not None:
             _read_primal(self, problem, self._column_scale)
-            self.margin_ = _margin(self.coef_)
+            self.margin_ = margin(self.coef_)
         else:
             upper = self._C_solved * self._weights_or_ones(y.size)
             _read_dual(self, problem, X, y, upper=upper)
         self._set_full_objective(X, y)
-
-    def _certificate(self, X, y):
-        return svm_certificate(
-            X,
-            y,
-            self.coef_,
-            self.intercept_,
-            self._C_solved,
-            alpha=self.alpha_,
-            sample_weight=self._sample_weight,
-        )
-
-    def _polish(self, X, y):
-        _polish_l2(self, X, y, self._C_solved, squared=False)
 
 
 def _box_values(est, name):
@@ -427,14 +170,14 @@ def _read_dual(est, problem, X, y, upper):
     ``upper`` is the box of the multipliers (``C s_i``, or inf for the squared hinge).
     """
     est.alpha_ = np.clip(problem.var_dict["alpha"].value, 0.0, upper)
-    est.support_ = _support(est.alpha_)
+    est.support_ = support(est.alpha_)
     est.coef_ = np.asarray(X.T @ (y * est.alpha_)).ravel()
     # The multiplier of y'a = 0 is the intercept (KKT of the primal/dual pair).
     est.intercept_ = float(problem.constraints[0].dual_value)
-    est.margin_ = _margin(est.coef_)
+    est.margin_ = margin(est.coef_)
 
 
-class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
+class L2SVM(TwoNormSVM, BinaryLinearClassifier):
     """Linear SVM with the 2-norm penalty, hinge or squared hinge loss.
 
     Primal: ``min_{w,b} 1/2 ||w||^2 + C sum_i loss_i`` with
@@ -538,6 +281,14 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
         self.solver = solver
         self.solver_options = solver_options
 
+    @property
+    def _SQUARED(self):
+        return self.loss == "squared_hinge"
+
+    @property
+    def _MODEL(self):
+        return "svm_squared_hinge" if self._SQUARED else "svm"
+
     def _build_problem(self, X, y):
         if self._solves_dual(X):
             return svm_dual(X, y, loss=self.loss, sample_weight=self._sample_weight)
@@ -551,115 +302,30 @@ class L2SVM(_ScaledL2, _SampleWorkingSet, BinaryLinearClassifier):
 
     def _solves_dual(self, X):
         """d > n (the n x n dual is the smaller problem) and no column dominates."""
-        return _use_dual(X) and self._column_scale is None
+        return X.shape[1] > X.shape[0] and self._column_scale is None
 
     def _parameter_values(self, X, y):
-        if self._solves_dual(X) and self.loss == "squared_hinge":
+        if self._solves_dual(X) and self._SQUARED:
             if self._weighted:
                 return {"inv_2C_s": 0.5 / (self._C_solved * self._sample_weight)}
             return {"inv_2C": 0.5 / self._C_solved}
         return _box_values(self, "C")
 
-    def _fit_scaled(self, X, y):
-        if _many_samples(X) and not self._newton_first(X):
-            self._solve_on_samples(X, y)
-        else:
-            self._solve(X, y)
-
-    def _newton_first(self, X):
-        """The squared hinge: the finite Newton method heads the default chain.
-
-        In the feature space when n >= d, in the sample space when d > n
-        (:mod:`solvers._newton`).
-        """
-        return self.solver is None and self.loss == "squared_hinge"
-
-    def _chain(self, X):
-        if self._newton_first(X):
-            return ["NEWTON", *DEFAULT_BACKENDS["QP"]]
-        return self.solver
-
-    def _extra_backends(self, X, y):
-        """``"NEWTON"``: the finite Newton method for the squared hinge (solvers._newton)."""
-        if self.loss != "squared_hinge":
-            return {}
-
-        def newton():
-            C, s = self._C_solved, self._sample_weight
-            self.coef_, self.intercept_ = squared_hinge_newton(X, y, C, s)
-            self.alpha_ = 2.0 * C * self._weights_or_ones(y.size) * _hinge(
-                X, y, self.coef_, self.intercept_
-            )
-            self.support_ = _support(self.alpha_)
-            self.margin_ = _margin(self.coef_)
-            self._set_full_objective(X, y)
-
-        return {"NEWTON": newton}
-
     def _set_full_objective(self, X, y):
-        self.objective_ = _l2_objective(self, X, y, self.loss == "squared_hinge")
+        self.objective_ = self._primal_objective(X, y)
 
     def _read_solution(self, problem, X, y):
-        squared = self.loss == "squared_hinge"
         C, s = self._C_solved, self._weights_or_ones(y.size)
         if self._solves_dual(X):
-            _read_dual(self, problem, X, y, upper=np.inf if squared else C * s)
+            _read_dual(self, problem, X, y, upper=np.inf if self._SQUARED else C * s)
             # The dual value (the primal optimum): evaluating the primal at w = X'Ya
             # would amplify the solver's tolerance on the margins.
-            ridge = self.alpha_ @ (self.alpha_ / s) / (4 * C) if squared else 0.0
+            ridge = self.alpha_ @ (self.alpha_ / s) / (4 * C) if self._SQUARED else 0.0
             self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)
             return
         _read_primal(self, problem, self._column_scale)
-        self.margin_ = _margin(self.coef_)
-        self.objective_ = _l2_objective(self, X, y, squared)
-
-    def _certificate(self, X, y):
-        return svm_certificate(
-            X,
-            y,
-            self.coef_,
-            self.intercept_,
-            self._C_solved,
-            loss=self.loss,
-            alpha=self.alpha_,
-            sample_weight=self._sample_weight,
-        )
-
-    def _polish(self, X, y):
-        _polish_l2(self, X, y, self._C_solved, squared=self.loss == "squared_hinge")
-
-
-def _polish_l2(est, X, y, C, *, squared):
-    """The exact KKT solution on the backend's support-vector pattern, else a better intercept."""
-    s = est._sample_weight
-    refitted = refit_svm_dual(
-        X, y, est.alpha_, C, squared=squared, sample_weight=s, column_scale=est._column_scale
-    )
-    if refitted is None:
-        offsets = np.asarray(X @ est.coef_).ravel()
-        est.intercept_ = hinge_intercept(offsets, y, squared=squared, sample_weight=s)
-        return
-    est.alpha_, est.coef_, est.intercept_ = refitted
-    est.support_ = _support(est.alpha_)
-    est.margin_ = _margin(est.coef_)
-    est.objective_ = _l2_objective(est, X, y, squared)
-
-
-def _l2_objective(est, X, y, squared):
-    """``1/2 ||w||^2 + C sum_i s_i loss_i`` at the fitted (coef_, intercept_)."""
-    losses = _hinge(X, y, est.coef_, est.intercept_)
-    total = est._weights_or_ones(y.size) @ (losses * losses if squared else losses)
-    return float(0.5 * est.coef_ @ est.coef_ + est._C_solved * total)
-
-
-def _use_dual(X):
-    """d > n: the n x n dual is smaller than the primal and avoids a dense n x d block."""
-    return X.shape[1] > X.shape[0]
-
-
-def _hinge(X, y, w, b):
-    """``max(0, 1 - y_i (x_i'w + b))`` for every sample."""
-    return np.maximum(0.0, 1.0 - y * (np.asarray(X @ w).ravel() + b))
+        self.margin_ = margin(self.coef_)
+        self.objective_ = self._primal_objective(X, y)
 
 
 def _read_primal(est, problem, column_scale=None):
@@ -675,12 +341,13 @@ def _read_primal(est, problem, column_scale=None):
     est.coef_ = np.asarray(w, dtype=float)
     est.intercept_ = float(problem.var_dict["b"].value)
     est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
-    est.support_ = _support(est.alpha_)
+    est.support_ = support(est.alpha_)
 
 
-class _WeightedL1SVM(_SampleWorkingSet, WeightedL1Penalty, BinaryLinearClassifier):
+class _WeightedL1SVM(WeightedL1Penalty, BinaryLinearClassifier):
     """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
 
+    _SAMPLE_WORKING_SET = True
     _parameter_constraints = {
         **WeightedL1Penalty._parameter_constraints,
         **CLASS_WEIGHT_CONSTRAINTS,
@@ -699,13 +366,9 @@ class _WeightedL1SVM(_SampleWorkingSet, WeightedL1Penalty, BinaryLinearClassifie
     def _fit_pm(self, X, y):
         self._fit_penalised(X, y)
 
-    def _solve_all(self, X, y):
-        if _many_samples(X):
-            self._solve_on_samples(X, y)
-        else:
-            self._solve(X, y)
-
-    def _set_full_objective(self, X, y):
+    def _lift_samples(self, X, y, alpha):
+        self.alpha_ = alpha
+        self.support_ = support(alpha)
         self._set_objective(X, y)
 
     def _read_solution(self, problem, X, y):
@@ -713,9 +376,9 @@ class _WeightedL1SVM(_SampleWorkingSet, WeightedL1Penalty, BinaryLinearClassifie
         self._set_objective(X, y)
 
     def _set_objective(self, X, y):
-        losses = _hinge(X, y, self.coef_, self.intercept_)
+        losses = hinge(X, y, self.coef_, self.intercept_)
         penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
-        total = self._weights_or_ones(y.size) @ (losses**2 if self._squared else losses)
+        total = self._weights_or_ones(y.size) @ (losses**2 if self._SQUARED else losses)
         self.objective_ = float(total + penalty)
 
 
@@ -800,8 +463,8 @@ class L1SVM(_WeightedL1SVM):
     True
     """
 
-    _problem_class = "LP"
-    _squared = False
+    _MODEL = "l1_svm"
+    _SQUARED = False
     path = staticmethod(l1_svm_path)
 
     def _build_problem(self, X, y):
@@ -814,10 +477,10 @@ class L1SVM(_WeightedL1SVM):
             X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, s
         )
         if alpha is None:  # not optimal: the certificate will say so
-            inside = _hinge(X, y, self.coef_, self.intercept_) > 0
+            inside = hinge(X, y, self.coef_, self.intercept_) > 0
             alpha = self._weights_or_ones(y.size) * inside
         self.alpha_ = alpha
-        self.support_ = _support(self.alpha_)
+        self.support_ = support(self.alpha_)
         self._set_objective(X, y)
 
     def _certificate(self, X, y):
@@ -943,11 +606,10 @@ class SVM2(_WeightedL1SVM):
     True
     """
 
-    _squared = True
+    _MODEL = "svm2"
+    _LOSS = "squared_hinge"
+    _SQUARED = True
     _CLOSED_FORM_ZERO = True
-    _PATH_FIRST = True
-    _ACTIVE_SET_LOSS = "squared_hinge"
-    _ACTIVE_SET_MIN_RATIO = 0.05
     path = staticmethod(svm2_path)
 
     def _build_problem(self, X, y):
@@ -956,12 +618,12 @@ class SVM2(_WeightedL1SVM):
     def _set_solution(self, X, y, coef, intercept):
         self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
         self.alpha_ = self._multipliers(X, y)
-        self.support_ = _support(self.alpha_)
+        self.support_ = support(self.alpha_)
         self._set_objective(X, y)
 
     def _multipliers(self, X, y):
         """``a = 2 s [1 - y f]_+`` (004 eq. 7's KKT map, s the sample weights)."""
-        return 2.0 * self._weights_or_ones(y.size) * _hinge(X, y, self.coef_, self.intercept_)
+        return 2.0 * self._weights_or_ones(y.size) * hinge(X, y, self.coef_, self.intercept_)
 
     def _certificate(self, X, y):
         return svm2_certificate(

@@ -240,24 +240,6 @@ def test_default_chain_and_refit():
     assert estimator.certificate_.holds
 
 
-@pytest.mark.parametrize("model, fraction", [(SVM2, 0.05), (WeightedLasso, 0.005)])
-def test_small_lam_puts_the_path_first(model, fraction):
-    """Well below lam_max FISTA needs many more iterations than the path breakpoints:
-    the default chain starts with the path there (and with ACTIVE_SET above it)."""
-    X, target, labels = _data(n=40, d=600, seed=8)
-    y = labels if model is SVM2 else target
-    lam_max = _lam_max(X, y, np.ones(X.shape[1]))
-    above = model(lam=2 * fraction * lam_max).fit(X, y)
-    below = model(lam=fraction * lam_max / 2).fit(X, y)
-    assert (above.backend_, below.backend_) == ("ACTIVE_SET", "HOMOTOPY")
-    assert above.certificate_.holds and below.certificate_.holds
-
-
-def test_small_d_keeps_the_path_first():
-    X, target, _ = _data(n=60, d=20, seed=9)
-    assert WeightedLasso(lam=1.0).fit(X, target).backend_ == "HOMOTOPY"
-
-
 def test_unknown_loss_is_a_value_error():
     X, target, _ = _data(n=10, d=5)
     with pytest.raises(ValueError, match="loss must be one of"):

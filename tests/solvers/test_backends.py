@@ -16,6 +16,7 @@ from solvers import (
     WeightedLasso,
     available_backends,
 )
+from solvers._backends import installed_classes
 from sparsify.datasets import make_bhattacharyya
 
 ESTIMATORS = [
@@ -26,8 +27,8 @@ ESTIMATORS = [
     SVM2(),
     WeightedLasso(),
     AdaptiveLasso(),
-    RLSC(solver=None),
-    RidgeRegression(solver=None),
+    RLSC(),
+    RidgeRegression(),
 ]
 
 
@@ -35,20 +36,23 @@ def _id(est):
     return type(est).__name__ + ("-" + est.loss if hasattr(est, "loss") else "")
 
 
-def test_available_backends_lists_installed_with_classes():
+def test_available_backends_says_which_backend_serves_which_estimator():
     backends = available_backends()
-    assert {"CLARABEL", "ECOS", "OSQP", "SCS", "HIGHS"} <= set(backends)
-    assert backends["CLARABEL"] == ("LP", "QP", "SOCP")
-    assert "SOCP" not in backends["OSQP"] and "QP" in backends["OSQP"]
-    assert backends["SCIPY"] == ("LP",)
-    assert "ECOS_BB" not in backends  # mixed-integer variant, never useful here
+    assert {"CLARABEL", "ECOS", "OSQP", "SCS", "HIGHS", "DUAL_CD", "CD", "HOMOTOPY"} <= set(
+        backends
+    )
+    assert "SVMDual" in backends["DUAL_CD"] and "L2SVM" in backends["DUAL_CD"]
+    assert backends["SCIPY"] == ("L1SVM",)  # an LP solver
+    assert "L1SVM" not in backends["CD"] and "ECOS_BB" not in backends
+    assert set(available_backends("SVM2")) == {n for n, e in backends.items() if "SVM2" in e}
+    assert available_backends(SVM2) == available_backends(SVM2(lam=2.0))
 
 
 def test_default_chains_are_installed_and_support_their_class():
-    backends = available_backends()
+    installed = installed_classes()
     for problem_class, chain in DEFAULT_BACKENDS.items():
         for name in chain:
-            assert problem_class in backends[name], (problem_class, name)
+            assert problem_class in installed[name], (problem_class, name)
 
 
 def test_defaults_avoid_known_weak_spots():
@@ -60,12 +64,11 @@ def test_defaults_avoid_known_weak_spots():
 
 @pytest.mark.parametrize("est", ESTIMATORS, ids=_id)
 def test_default_first_backend_solves_without_fallback(est, data):
-    """A default whose first backend fails on these problems would show up here."""
+    """A planned chain whose first backend fails on these problems would show up here."""
     X, y = data
     est.fit(X, y)
-    chain = est._chain(X) or DEFAULT_BACKENDS[est._problem_class]  # the path heads some
-    assert est.backend_ in (chain[0].upper(), "closed_form")
     assert [a["status"] for a in est.solve_attempts_] == ["optimal"]
+    assert est.backend_ == est.solve_attempts_[0]["backend"]
 
 
 #: OSQP stopped early: it fails on the 1-norm SVM LP at any limit, sooner with this one.
@@ -112,39 +115,53 @@ def test_solver_error_when_backend_stops_early(ionosphere):
     assert info.value.attempts[0]["status"] in {"user_limit", "optimal_inaccurate"}
 
 
-def test_error_lists_every_attempt_including_skipped_names(ionosphere):
+def test_a_backend_not_declared_for_the_model_names_the_valid_ones(ionosphere):
     X, y = ionosphere
-    est = L1SVM(solver=["NOT_A_SOLVER", "OSQP"], solver_options=QUICK_OSQP)
-    with pytest.raises(SolverError) as info:
-        est.fit(X, y)
-    attempts = info.value.attempts
-    assert [a["backend"] for a in attempts] == ["NOT_A_SOLVER", "OSQP"]
-    assert attempts[0]["status"] == "skipped"
-    assert "NOT_A_SOLVER: skipped (is not a CVXPY solver name)" in str(info.value)
+    with pytest.raises(ValueError, match="not a backend") as info:
+        L1SVM(solver=["NOT_A_SOLVER", "OSQP"]).fit(X, y)
+    for name in available_backends(L1SVM):
+        assert name in str(info.value)
+    with pytest.raises(ValueError, match="does not solve SVMDual's problem"):
+        SVMDual(solver="CD").fit(X, y)
 
 
-def test_unknown_and_uninstalled_names_are_skipped_and_recorded(ionosphere):
+def test_names_are_case_insensitive(ionosphere):
     X, y = ionosphere
-    est = SVMDual(solver=["GUROBI", "nonsense", "ecos"]).fit(X, y)
+    assert SVM2(solver="Homotopy").fit(X, y).backend_ == "HOMOTOPY"
+    assert SVMDual(solver=["ecos"]).fit(X, y).backend_ == "ECOS"
+
+
+def test_uninstalled_cvxpy_solvers_in_a_chain_are_skipped_and_recorded(ionosphere):
+    X, y = ionosphere
+    est = SVMDual(solver=["GUROBI", "ecos"]).fit(X, y)
     assert est.backend_ == "ECOS"
     skipped = {a["backend"]: a["message"] for a in est.solve_attempts_ if a["status"] == "skipped"}
-    assert skipped == {"GUROBI": "is not installed", "nonsense": "is not a CVXPY solver name"}
+    assert skipped == {"GUROBI": "is not installed"}
 
 
 @pytest.mark.parametrize(
     "solver, match",
     [
-        ("GUROBI", "GUROBI is not installed"),
-        ("NOPE", "NOPE is not a CVXPY solver name"),
-        ("SCIPY", "SCIPY does not solve QP problems"),
-        (["GUROBI", "MOSEK"], "no usable backend"),
+        ("GUROBI", "GUROBI is a CVXPY solver that is not installed"),
+        ("NOPE", "'NOPE' is not a backend"),
+        ("SCIPY", "'SCIPY' does not solve SVMDual's problem"),
+        (["GUROBI", "MOSEK"], "are CVXPY solvers not installed"),
     ],
 )
 def test_no_usable_backend_is_a_value_error_naming_solver(ionosphere, solver, match):
     X, y = ionosphere
     with pytest.raises(ValueError, match=match) as info:
         SVMDual(solver=solver).fit(X, y)
-    assert "solver=" in str(info.value)
+    assert "solver=" in str(info.value) and "DUAL_CD" in str(info.value)
+
+
+def test_unknown_options_raise_naming_the_valid_ones(ionosphere):
+    X, y = ionosphere
+    with pytest.raises(ValueError, match="'bogus_option' is not an option") as info:
+        SVM2(solver="homotopy", solver_options={"bogus_option": 1, "max_steps": 2}).fit(X, y)
+    assert "max_steps" in str(info.value)
+    with pytest.raises(ValueError, match="did you mean 'tol_gap_abs'"):
+        SVMDual(solver="CLARABEL", solver_options={"CLARABEL": {"tol_gap_ab": 1e-9}}).fit(X, y)
 
 
 @pytest.mark.parametrize("solver", [3, ["CLARABEL", 3]])

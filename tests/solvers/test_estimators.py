@@ -110,17 +110,20 @@ _TIGHT = {"SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200000}}
 _RTOL = {"SCS": 1e-5, "OSQP": 1e-5}
 # Known weak spots, avoided by the defaults (tests/solvers/test_backends.py shows them).
 _WEAK = {
-    ("LP", "OSQP"): "OSQP stops at optimal_inaccurate on the 1-norm SVM LP",
-    ("QP", "HIGHS"): "HiGHS hits its iteration/time limit on squared-hinge QPs",
+    ("L1SVM", "OSQP"): "OSQP stops at optimal_inaccurate on the 1-norm SVM LP",
+    **{
+        (name, "HIGHS"): "HiGHS hits its iteration/time limit on squared-hinge QPs"
+        for name in ("SVMDual", "L2SVM", "SVM2", "WeightedLasso", "AdaptiveLasso", "RLSC",
+                     "RidgeRegression")
+    },
 }
 
 
 def _backend_cases():
+    """Every estimator with every backend the registry declares for its model."""
     for est in ALL:
-        for backend, classes in available_backends().items():
-            if est._problem_class not in classes:
-                continue
-            weak = _WEAK.get((est._problem_class, backend))
+        for backend in available_backends(est):
+            weak = _WEAK.get((type(est).__name__, backend))
             marks = [pytest.mark.skip(reason=weak)] if weak else []
             yield pytest.param(est, backend, marks=marks, id=f"{_ids(est)}-{backend}")
 

@@ -124,7 +124,7 @@ def test_rlsc_cvxpy_form_cross_checks_the_closed_form(data, lam):
     X, y = data
     closed = RLSC(lam=lam).fit(X, y)
     cvx = RLSC(lam=lam, solver="CLARABEL").fit(X, y)
-    assert cvx.backend_ == "CLARABEL" and closed.backend_ == "svd"
+    assert cvx.backend_ == "CLARABEL" and closed.backend_ == "SVD"
     np.testing.assert_allclose(cvx.objective_, closed.objective_, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(cvx.decision_function(X), closed.decision_function(X), atol=1e-5)
 

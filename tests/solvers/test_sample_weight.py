@@ -165,12 +165,12 @@ def test_weighted_lasso_matches_sklearn_lasso_with_sample_weight():
 def test_newton_and_lasso_factor_take_the_weights():
     X, labels, target, s = _data(200, 4, seed=6)
     repeat = s.astype(int)
-    svm = L2SVM(loss="squared_hinge").fit(X, labels, sample_weight=s)
-    assert svm.backend_ == "NEWTON"
+    svm = L2SVM(loss="squared_hinge", solver="NEWTON").fit(X, labels, sample_weight=s)
     reference = L2SVM(loss="squared_hinge").fit(np.repeat(X, repeat, 0), np.repeat(labels, repeat))
     _assert_same_fit(svm, reference, rtol=1e-9)
-    lasso = WeightedLasso(lam=5.0).fit(X, target, sample_weight=s)  # n > 2 (d + 1): factor
-    assert lasso.backend_ == "HOMOTOPY"
+    # n > 2 (d + 1): the factor of the weighted Gram matrix is an unweighted problem,
+    # which the (unweighted) exact path solves.
+    lasso = WeightedLasso(lam=5.0, solver="HOMOTOPY").fit(X, target, sample_weight=s)
     reference = WeightedLasso(lam=5.0).fit(np.repeat(X, repeat, 0), np.repeat(target, repeat))
     _assert_same_fit(lasso, reference, rtol=1e-9)
 

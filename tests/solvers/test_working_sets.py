@@ -10,9 +10,14 @@ import scipy.sparse as sp
 from sklearn.linear_model import Lasso
 from sklearn.svm import SVC
 
-import solvers._base as base
-import solvers.svm as svm_module
+import solvers._l1_models as l1_models
+import solvers._sample_working_set as sample_working_set
 from solvers import L1SVM, L2SVM, SVM2, SVMDual, WeightedLasso
+
+
+def _working_set(fitted, which):
+    """The working set the CVXPY backend last used (``which``: "FEATURES" or "SAMPLES")."""
+    return fitted._warm_states[which][1]
 
 
 def _wide(seed=0, n=40, d=600):
@@ -25,12 +30,11 @@ def _wide(seed=0, n=40, d=600):
 
 @pytest.mark.parametrize(
     "est, regression",
-    # The lasso and SVM2 default to the exact path, which needs no working set:
-    # their CVXPY chains use one.
+    # The library's own backends grow their own working sets: CVXPY's use this one.
     [
         (WeightedLasso(lam=4.0, solver="CLARABEL"), True),
         (SVM2(lam=4.0, solver="CLARABEL"), False),
-        (L1SVM(lam=1.0), False),
+        (L1SVM(lam=1.0, solver="HIGHS"), False),
     ],
     ids=["lasso", "svm2", "l1svm"],
 )
@@ -41,7 +45,7 @@ def test_feature_working_set_equals_the_exact_path(est, regression):
     weights[5] = 0.0  # unpenalised: always in the working set
     weights[:2] = [0.5, np.inf]
     fitted = est.set_params(weights=weights).fit(X, y)
-    key, working = fitted._feature_working_set  # indices among the 599 kept features
+    working = _working_set(fitted, "FEATURES")  # indices among the 599 kept features
     assert working.size < X.shape[1] and 4 in working.tolist()  # feature 5, after 1 is dropped
     assert fitted.certificate_.holds and np.ravel(fitted.coef_)[1] == 0.0
     exact = type(est)(lam=est.lam, weights=weights, solver="homotopy").fit(X, y)
@@ -51,7 +55,7 @@ def test_feature_working_set_equals_the_exact_path(est, regression):
 
 def test_feature_working_set_grows_when_the_start_misses_a_feature(monkeypatch):
     # A start of 2 features cannot hold the solution: the loop must add violators.
-    monkeypatch.setattr(base, "_WS_MIN_FEATURES", 10)
+    monkeypatch.setattr(l1_models, "_WS_MIN_FEATURES", 10)
     X, _, target = _wide(seed=1, n=30, d=80)
     fitted = WeightedLasso(lam=1.0, solver="CLARABEL").fit(X, target)
     assert fitted.certificate_.holds
@@ -69,20 +73,20 @@ def _separable(seed=0, n=3000, d=4):
 @pytest.mark.parametrize(
     "est",
     [
-        SVMDual(C=1.0),
-        L2SVM(C=1.0),
-        L2SVM(C=1.0, loss="squared_hinge", solver="CLARABEL"),  # the default is NEWTON
-        SVM2(lam=1.0, solver="CLARABEL"),  # the default is the exact path
+        SVMDual(C=1.0, solver="CLARABEL"),
+        L2SVM(C=1.0, solver="CLARABEL"),
+        L2SVM(C=1.0, loss="squared_hinge", solver="CLARABEL"),
+        SVM2(lam=1.0, solver="CLARABEL"),
     ],
     ids=["dual", "hinge", "squared", "svm2"],
 )
 def test_sample_working_set_equals_the_full_problem(est, monkeypatch):
     X, y = _separable()
     fitted = est.fit(X, y)
-    working = fitted._sample_working_set[1]
+    working = _working_set(fitted, "SAMPLES")
     assert working.size < X.shape[0]  # few samples are inside the margin
     assert fitted.certificate_.holds and fitted.alpha_.shape == (X.shape[0],)
-    monkeypatch.setattr(svm_module, "_WS_MIN_SAMPLES", 10**9)  # the formulation on all rows
+    monkeypatch.setattr(sample_working_set, "_WS_MIN_SAMPLES", 10**9)  # the formulation on all rows
     full = type(est)(**est.get_params()).fit(X, y)
     np.testing.assert_allclose(np.ravel(fitted.coef_), np.ravel(full.coef_), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(fitted.objective_, full.objective_, rtol=1e-7)
@@ -90,7 +94,7 @@ def test_sample_working_set_equals_the_full_problem(est, monkeypatch):
 
 def test_svm_dual_working_set_against_svc():
     X, y = _separable(seed=1)
-    ours = SVMDual(C=1.0).fit(X, y)
+    ours = SVMDual(C=1.0, solver="CLARABEL").fit(X, y)
     svc = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)
     np.testing.assert_allclose(np.ravel(ours.coef_), np.ravel(svc.coef_), rtol=1e-3, atol=1e-4)
     np.testing.assert_array_equal(ours.predict(X), svc.predict(X))

@@ -1,0 +1,268 @@
+"""The 2-norm SVMs (001 eq. 2, and the squared hinge): how a fit runs, and their backends.
+
+``SVMDual`` and ``L2SVM`` minimise ``1/2 ||w||^2 + C sum_i s_i loss_i``. A fit
+
+1. centres the offset columns (a timestamp at 1e9 with spread 1e7 becomes a column
+   at 1e7, :func:`solvers._columns.centre_offset_columns`), exact with the free
+   intercept, which absorbs the means;
+2. runs the planned chain (:mod:`solvers._planner`) over the model's backends: the
+   library's own (``"DUAL_CD"``, ``"NEWTON"``) take the centred data as it is; CVXPY's
+   solve the formulation on transformed data (below), on a working set of samples
+   when there are many (:mod:`solvers._sample_working_set`).
+
+For CVXPY's backends two exact transformations keep the numbers in range:
+
+- *columns that dwarf the others* (:func:`large_column_scale`): the dual's Gram matrix
+  would hold entries 1e14 times the others, beyond what an interior-point method
+  resolves in float64, so the primal is solved in rescaled coordinates
+  (``svm_primal``'s ``column_scale``);
+- *an extreme C* (:func:`c_plans`): the problem with the data scaled by ``sqrt(C)`` and
+  C = 1, so that the backends see multipliers in [0, 1].
+"""
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._base import optimal, signature
+from ._chain import Outcome
+from ._columns import centre_offset_columns, large_columns
+from ._polish import hinge_intercept, refit_svm_dual
+from ._sample_working_set import SampleWorkingSet
+from .certificates import svm_certificate
+from .ridge import dominant_columns
+
+__all__ = ["TwoNormSVM", "c_plans", "large_column_scale"]
+
+_SUPPORT_RTOL = 1e-6
+#: ``C`` times the mean squared norm of a sample, outside this range, is extreme: the
+#: backends then see the problem with ``C = 1`` and the data scaled by ``sqrt(C)``.
+_C_RANGE = (1e-2, 1e4)
+
+
+def support(alpha):
+    """Indices of the support vectors: multipliers above 1e-6 of the largest (or of 1)."""
+    return np.flatnonzero(alpha > _SUPPORT_RTOL * max(1.0, float(alpha.max(initial=0.0))))
+
+
+def margin(w):
+    """``1 / ||w||``, the geometric margin (inf for w = 0)."""
+    norm = np.linalg.norm(w)
+    return np.inf if norm == 0 else 1.0 / norm
+
+
+def hinge(X, y, w, b):
+    """``max(0, 1 - y_i (x_i'w + b))`` for every sample."""
+    return np.maximum(0.0, 1.0 - y * (np.asarray(X @ w).ravel() + b))
+
+
+def row_squares(X):
+    """``||x_i||^2`` for every row of X."""
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", X, X)
+
+
+def c_plans(squares, C, *, hinge, sample_weight=None):
+    """The problems to try, in order: ``(s, C_solved)`` with the data scaled by ``sqrt(s)``.
+
+    ``1/2 ||w'||^2 + (C/s) sum_i loss(y_i (sqrt(s) x_i'w' + b))`` is the 2-norm SVM's
+    objective divided by s, with ``w = sqrt(s) w'``, the same b and multipliers
+    ``a = s a'``. A moderate C (``C`` times the mean squared sample norm in
+    ``_C_RANGE``) is solved as it is, so that a re-fit with a new C re-solves the
+    compiled problem. An extreme C is solved with s = C: the backends see
+    ``a' in [0, 1]`` and objective values of order n. For the hinge with a huge C,
+    first the problem at the largest moderate C: when no multiplier reaches that
+    bound (separable data, the hard margin), no sample has slack and the solution
+    is the same for every larger C (the certificate at C decides). With sample weights
+    s the size is that of the boxes ``C s_i``: C times the mean of ``s_i ||x_i||^2``.
+    ``squares``: the squared norms of the rows the backends see.
+    """
+    s = np.ones(squares.size) if sample_weight is None else sample_weight
+    size = C * (s @ squares) / squares.size
+    if _C_RANGE[0] <= size <= _C_RANGE[1]:
+        return [(1.0, C)]
+    plans = [(float(C), 1.0)]
+    if hinge and size > _C_RANGE[1]:
+        plans.insert(0, (1.0, C * _C_RANGE[1] / size))
+    return plans
+
+
+def large_column_scale(norms):
+    """Column scales t bringing the large columns to the typical norm, or None.
+
+    For :func:`solvers.formulations.svm_primal`'s ``column_scale``: a column whose norm
+    exceeds 1e3 times the median norm of the nonzero columns
+    (:func:`solvers._columns.large_columns`) is scaled to that median; the others keep
+    ``t_j = 1``. None when no column is that large.
+    """
+    large, typical = large_columns(norms)
+    if large.size == 0:
+        return None
+    scale = np.ones(norms.size)
+    scale[large] = norms[large] / typical
+    return scale
+
+
+class TwoNormSVM(SampleWorkingSet):
+    """The fit of the 2-norm SVMs: centring, the planned chain, CVXPY's transformations.
+
+    Subclasses set ``_MODEL``, ``_SQUARED`` (the squared hinge) and implement the
+    CVXPY side (``_build_problem``, ``_parameter_values``, ``_read_solution``) and
+    ``_set_full_objective(X, y)``; the box of the multipliers is ``self._C_solved``
+    times the sample weights.
+    """
+
+    _SAMPLE_WORKING_SET = True
+    #: Column scales for ``svm_primal`` while CVXPY solves data with dominant columns.
+    _column_scale = None
+
+    @property
+    def _C_solved(self):
+        """The C of the problem being solved (another one while a C plan runs)."""
+        return self.__dict__.get("_C_plan", self.C)
+
+    def _fit_pm(self, X, y):
+        centred, shift, norms = centre_offset_columns(X)
+        squares = row_squares(centred)
+        s = self._weights_or_ones(y.size)
+        key = signature(centred, y, s)
+        self._solve_planned(
+            self._stats(
+                centred,
+                math.log1p(self.C * (s @ squares) / y.size),
+                warm=self.__dict__.get("_warm_key") == key,
+            ),
+            lambda step, warm: self._attempt(centred, y, norms, squares, step, warm),
+            lambda: self._certify(centred, y),
+        )
+        self._warm_key = key
+        # b absorbs the shift of the centred columns: x'w + b = (x - m)'w + b_centred.
+        self.intercept_ = float(self.intercept_ - shift @ self.coef_)
+
+    def _attempt(self, X, y, norms, squares, step, warm):
+        own = {"DUAL_CD": self._run_dual_cd, "NEWTON": self._run_newton}
+        if step.backend in own:
+            return own[step.backend](X, y, step.options, warm)
+        return self._cvxpy_scaled(X, y, norms, squares, step.backend, step.options)
+
+    def _set_dual_solution(self, X, y, alpha, coef, intercept):
+        """The fitted attributes from multipliers, ``w = X'Y a`` and b."""
+        self.alpha_ = alpha
+        self.support_ = support(alpha)
+        self.coef_ = np.asarray(coef, dtype=float)
+        self.intercept_ = float(intercept)
+        self.margin_ = margin(self.coef_)
+        self._set_full_objective(X, y)
+
+    def _run_dual_cd(self, X, y, options, warm):
+        raise NotImplementedError("DUAL_CD")
+
+    def _run_newton(self, X, y, options, warm):
+        """The finite Newton method for the squared hinge (:mod:`solvers._newton`)."""
+        from ._newton import squared_hinge_newton
+
+        C, s = self.C, self._sample_weight
+        coef, intercept = squared_hinge_newton(X, y, C, s)
+        alpha = 2.0 * C * self._weights_or_ones(y.size) * hinge(X, y, coef, intercept)
+        self._set_dual_solution(X, y, alpha, coef, intercept)
+        return optimal()
+
+    def _cvxpy_scaled(self, X, y, norms, squares, name, options):
+        """CVXPY's backend ``name``, with the dominant columns and an extreme C scaled out.
+
+        Each C plan (:func:`c_plans`) is solved on the data scaled by ``sqrt(s)``; its
+        answer is mapped back and certified at C. The outcome says what failed, with
+        what to try when columns dwarf the others.
+        """
+        # Only when some columns dominate the rest together: otherwise the dual copes.
+        dominant = dominant_columns(X, squares=norms * norms)
+        self._column_scale = large_column_scale(norms) if dominant.size else None
+        try:
+            seen = squares
+            if self._column_scale is not None:
+                seen = row_squares(X @ sp.diags(1.0 / self._column_scale)) if sp.issparse(
+                    X
+                ) else row_squares(X / self._column_scale)
+            plans = c_plans(
+                seen, self.C, hinge=not self._SQUARED, sample_weight=self._sample_weight
+            )
+            outcome = None
+            for scale, C_solved in plans:
+                self._C_plan = C_solved
+                data = X if scale == 1.0 else X * np.sqrt(scale)
+                try:
+                    outcome = self._cvxpy_on_samples(data, y, name, options)
+                finally:
+                    del self._C_plan
+                if outcome.status != "optimal" or (scale, C_solved) == (1.0, self.C):
+                    continue
+                boxes = C_solved * self._weights_or_ones(y.size)
+                if scale == 1.0 and np.any(self.alpha_ >= (1 - 1e-6) * boxes):
+                    continue  # a multiplier at the smaller bound: not the solution at C
+                self._set_dual_solution(
+                    X, y, scale * self.alpha_, np.sqrt(scale) * self.coef_, self.intercept_
+                )
+                certificate = self._certify(X, y)
+                if certificate.holds:
+                    break
+                outcome = Outcome(
+                    "uncertified",
+                    f"the solution of the problem scaled for C={self.C:g} does not certify "
+                    f"on the original one: {certificate}",
+                )
+            if outcome.status != "optimal" and self._column_scale is not None:
+                large = np.flatnonzero(self._column_scale != 1.0)
+                outcome.message += (
+                    f". X has columns whose norms dwarf the others (indices "
+                    f"{large[:10].tolist()}): the 2-norm penalty is not invariant to column "
+                    "scaling, and the backends could not resolve both scales. Standardise X "
+                    "(e.g. sklearn.preprocessing.StandardScaler) or use "
+                    "loss='squared_hinge', whose Newton backend handles them."
+                )
+            return outcome
+        finally:
+            self._column_scale = None
+
+    def _lift_samples(self, X, y, alpha):
+        """The full problem's attributes from the multipliers of every sample."""
+        self.alpha_ = alpha
+        self.support_ = support(alpha)
+        self._set_full_objective(X, y)
+
+    def _certificate(self, X, y):
+        return svm_certificate(
+            X,
+            y,
+            self.coef_,
+            self.intercept_,
+            self._C_solved,
+            loss="squared_hinge" if self._SQUARED else "hinge",
+            alpha=self.alpha_,
+            sample_weight=self._sample_weight,
+        )
+
+    def _polish(self, X, y):
+        """The exact KKT solution on the support-vector pattern, else a better intercept."""
+        s, squared = self._sample_weight, self._SQUARED
+        refitted = refit_svm_dual(
+            X,
+            y,
+            self.alpha_,
+            self._C_solved,
+            squared=squared,
+            sample_weight=s,
+            column_scale=self._column_scale,
+        )
+        if refitted is None:
+            offsets = np.asarray(X @ self.coef_).ravel()
+            self.intercept_ = hinge_intercept(offsets, y, squared=squared, sample_weight=s)
+            return
+        self._set_dual_solution(X, y, *refitted)
+
+    def _primal_objective(self, X, y):
+        """``1/2 ||w||^2 + C sum_i s_i loss_i`` at the fitted (coef_, intercept_)."""
+        losses = hinge(X, y, self.coef_, self.intercept_)
+        total = self._weights_or_ones(y.size) @ (losses * losses if self._SQUARED else losses)
+        return float(0.5 * self.coef_ @ self.coef_ + self._C_solved * total)

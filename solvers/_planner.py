@@ -1,0 +1,181 @@
+"""The planner: which backends a fit tries, in which order, and why.
+
+``solver=None`` asks the planner for the chain of a fit. Each backend declared for
+the estimator's model (:mod:`solvers._registry`) gets a cost estimate in seconds
+from the size of the problem (:class:`ProblemStats`: n, d, the nonzeros, dense or
+sparse, how hard the regularisation makes it, sample weights, a warm start), and the
+chain is every eligible backend in increasing order of its estimate: the cheapest
+first, the others as fallbacks should its answer fail the certificate. A backend
+that does not take sample weights is left out of a weighted fit, and CVXPY backends
+that are known to stop short of a certified answer on the model
+(:data:`CVXPY_FALLBACKS`) are left out of the default chain. ``solve_attempts_``
+records each backend's estimate and rank.
+
+The estimates are log-linear in the statistics,
+``log t = theta . (1, log n, log d, log nnz, hardness, weighted, sparse, warm)``,
+with one ``theta`` per (model, backend) fitted by least squares on measured fit times:
+``python -m benchmarks.calibrate_planner`` measures every backend on a grid of
+problems and rewrites :mod:`solvers._costs`, which this module reads.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _costs
+from ._registry import PROBLEM_CLASS, backend, backends_for, check_chain, split_options
+
+__all__ = ["ProblemStats", "Step", "CVXPY_FALLBACKS", "estimate", "plan"]
+
+#: The CVXPY backends that enter a default chain, per problem class, in their order
+#: of reliability on these models: HiGHS's simplex returns an exact vertex of the
+#: 1-norm SVM's LP; Clarabel solves the QPs to 1e-10; ECOS follows; OSQP stops at
+#: ``optimal_inaccurate`` on the LP, HiGHS hits its iteration limit on the
+#: squared-hinge QP, and SCS rarely reaches the certificate's tolerance, so those are
+#: only run when named.
+CVXPY_FALLBACKS = {
+    "LP": ("HIGHS", "CLARABEL", "ECOS"),
+    "QP": ("CLARABEL", "ECOS", "OSQP"),
+}
+
+
+@dataclass(frozen=True)
+class ProblemStats:
+    """What the planner knows of a problem before solving it.
+
+    Attributes
+    ----------
+    model : str
+        A key of :data:`solvers._registry.MODELS`.
+    n, d, nnz : int
+        Samples, features and stored entries of X (``n d`` when dense).
+    sparse : bool
+        Whether X is a sparse matrix.
+    hardness : float
+        How much harder the regularisation makes the problem, >= 0:
+        ``log(lam_max / lam)`` for the L1 models, ``log(1 + C mean_i s_i ||x_i||^2)``
+        for the 2-norm SVMs, ``log(1 + mean_j ||X_j||^2 / lam)`` for ridge regression.
+    weighted : bool
+        Whether the fit has sample weights.
+    warm : bool
+        Whether a previous solution on the same data is at hand.
+    """
+
+    model: str
+    n: int
+    d: int
+    nnz: int
+    sparse: bool
+    hardness: float
+    weighted: bool = False
+    warm: bool = False
+
+    def features(self):
+        """The regressors of the cost model."""
+        return np.array(
+            [
+                1.0,
+                math.log(self.n),
+                math.log(self.d),
+                math.log(max(self.nnz, 1)),
+                self.hardness,
+                float(self.weighted),
+                float(self.sparse),
+                float(self.warm),
+            ]
+        )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One planned attempt: the backend, its options and why it is where it is.
+
+    ``skip``: why it is not run (a CVXPY solver named in the chain but not installed).
+    """
+
+    backend: str
+    options: dict
+    reason: str
+    skip: str = ""
+
+
+def estimate(name, stats):
+    """The estimated seconds of backend ``name`` on the problem ``stats`` describes.
+
+    ``inf`` when the backend has no cost model for the model (it is then last).
+    """
+    theta = _costs.COSTS.get((stats.model, name))
+    if theta is None:
+        return math.inf
+    return float(math.exp(float(np.dot(theta, stats.features()))))
+
+
+def plan(stats, solver=None, solver_options=None, *, estimator):
+    """The chain of a fit: the given one, or the eligible backends cheapest first.
+
+    Parameters
+    ----------
+    stats : ProblemStats
+    solver : None, str or list of str
+        The estimator's ``solver``: None for the planned chain.
+    solver_options : dict or None
+        The estimator's ``solver_options`` (checked against the chain's backends).
+    estimator : str
+        The estimator's name, for messages.
+
+    Returns
+    -------
+    list of Step
+
+    Raises
+    ------
+    ValueError
+        A backend not declared for the model, a backend that does not take sample
+        weights named for a weighted fit, or an option no backend of the chain takes.
+    """
+    if solver is not None:
+        named = check_chain(solver, stats.model, estimator)
+        chain = [name for name, usable in named if usable]
+        if stats.weighted:
+            unweighted = [name for name in chain if not backend(name).sample_weight]
+            if unweighted:
+                valid = [n for n in backends_for(stats.model) if backend(n).sample_weight]
+                raise ValueError(
+                    f"solver={unweighted[0]!r} does not take sample_weight (the exact "
+                    f"paths are unweighted). Backends of {estimator} that do: {valid}."
+                )
+        options = split_options(solver_options, chain)
+        return [
+            Step(name, options[name], "as given by solver")
+            if usable
+            else Step(name, {}, "as given by solver", skip="is not installed")
+            for name, usable in named
+        ]
+    fallbacks = CVXPY_FALLBACKS[PROBLEM_CLASS[stats.model]]
+    eligible = [
+        name
+        for name in backends_for(stats.model)
+        if (stats.weighted <= backend(name).sample_weight)
+        and (not backend(name).cvxpy or name in fallbacks)
+    ]
+    costs = {name: estimate(name, stats) for name in eligible}
+    # Equal estimates (no cost model) keep the declared order: own backends, then
+    # CVXPY's in the order of CVXPY_FALLBACKS.
+    order = {name: k for k, name in enumerate(_declared_order(eligible, fallbacks))}
+    chain = sorted(eligible, key=lambda name: (costs[name], order[name]))
+    options = split_options(solver_options, chain)
+    return [
+        Step(
+            name,
+            options[name],
+            f"planned {rank} of {len(chain)}: estimated "
+            + ("(no cost model)" if math.isinf(costs[name]) else f"{costs[name]:.2g} s"),
+        )
+        for rank, name in enumerate(chain, start=1)
+    ]
+
+
+def _declared_order(names, fallbacks):
+    own = [n for n in names if not backend(n).cvxpy]
+    return own + [n for n in fallbacks if n in names]

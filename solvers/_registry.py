@@ -1,0 +1,438 @@
+"""One declaration per backend: the models it solves, sample weights, its options.
+
+Every backend, CVXPY's and the library's own, is declared here once, as a
+:class:`Backend`: the models it solves (:data:`MODELS`), whether it takes sample
+weights and a warm start, and its options (name, default, meaning). An estimator
+accepts every backend declared for its model, by name and in any case; it names its
+valid backends when given another, and an option no backend of its chain declares
+is a ``ValueError`` naming the valid ones. The planner (:mod:`solvers._planner`)
+orders the backends of a model by their cost estimates;
+:func:`available_backends` says which backend serves which estimator.
+"""
+
+import difflib
+import functools
+from dataclasses import dataclass, field
+
+__all__ = [
+    "MODELS",
+    "Backend",
+    "Option",
+    "available_backends",
+    "backend",
+    "backends_for",
+    "check_chain",
+    "split_options",
+]
+
+#: The models, each a loss and a penalty, and the estimators that fit them.
+MODELS = {
+    "svm": ("hinge + 1/2 ||w||^2 (001 eq. 2)", ("SVMDual", "L2SVM")),
+    "svm_squared_hinge": ("squared hinge + 1/2 ||w||^2", ("L2SVM",)),
+    "l1_svm": ("hinge + weighted L1 (004 eq. 6)", ("L1SVM",)),
+    "svm2": ("squared hinge + weighted L1 (004 eq. 7)", ("SVM2",)),
+    "lasso": ("squares + weighted L1 (004 eq. 3)", ("WeightedLasso", "AdaptiveLasso")),
+    "ridge": ("squares + lam ||w||^2 (000 eq. 1, 002 sec. 3.4)", ("RidgeRegression", "RLSC")),
+}
+
+#: The problem class each model is for CVXPY's backends.
+PROBLEM_CLASS = {
+    "svm": "QP",
+    "svm_squared_hinge": "QP",
+    "l1_svm": "LP",
+    "svm2": "QP",
+    "lasso": "QP",
+    "ridge": "QP",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a backend: its default and what it does (``None``: no default)."""
+
+    default: object
+    doc: str
+
+
+#: Options every backend takes.
+COMMON_OPTIONS = {
+    "time_limit": Option(60.0, "seconds the attempt may run before the chain moves on"),
+}
+
+
+@dataclass(frozen=True)
+class Backend:
+    """The declaration of one backend.
+
+    Parameters
+    ----------
+    name : str
+        Upper case; names are matched case-insensitively.
+    models : frozenset of str
+        Keys of :data:`MODELS`.
+    summary : str
+        What it is, in one line.
+    sample_weight : bool
+        Whether it takes sample weights.
+    warm_start : bool
+        Whether it starts from a given point (a previous fit's, or the last point of
+        a backend that ran out of its budget).
+    options : dict of str to Option, or None
+        Its own options (plus :data:`COMMON_OPTIONS`); None for a CVXPY backend whose
+        settings CVXPY passes through (read from the backend itself, see
+        :func:`_cvxpy_settings`).
+    cvxpy : bool
+        Whether it is a CVXPY solver (it solves the estimator's formulation).
+    """
+
+    name: str
+    models: frozenset
+    summary: str
+    sample_weight: bool = True
+    warm_start: bool = False
+    options: dict = field(default=None, hash=False)
+    cvxpy: bool = False
+
+    def option_names(self):
+        """The names of the options it takes (None: not known, CVXPY passes them on)."""
+        own = self.options if not self.cvxpy else _cvxpy_settings(self.name)
+        if own is None:
+            return None
+        return frozenset(own) | frozenset(COMMON_OPTIONS) | (
+            frozenset({"verbose"}) if self.cvxpy else frozenset()
+        )
+
+
+_L1_MODELS = frozenset({"l1_svm", "svm2", "lasso"})
+
+#: The library's own backends.
+_OWN = (
+    Backend(
+        "DUAL_CD",
+        frozenset({"svm", "svm_squared_hinge"}),
+        "dual coordinate descent with shrinking (Hsieh et al. 2008), exact intercept",
+        warm_start=True,
+        options={
+            "tol": Option(1e-7, "relative duality gap at which it stops"),
+            "max_epochs": Option(2000, "passes over the samples"),
+        },
+    ),
+    Backend(
+        "NEWTON",
+        frozenset({"svm_squared_hinge"}),
+        "finite Newton method (Keerthi & DeCoste 2005), exact",
+        options={},
+    ),
+    Backend(
+        "CD",
+        frozenset({"svm2", "lasso"}),
+        "coordinate descent on working sets of features with Anderson acceleration",
+        warm_start=True,
+        options={
+            "tol": Option(1e-7, "relative duality gap at which it stops"),
+            "max_iter": Option(100, "rounds of the working-set loop"),
+        },
+    ),
+    Backend(
+        "ACTIVE_SET",
+        frozenset({"svm2", "lasso"}),
+        "FISTA on a working set of features, polished to the exact optimum",
+        warm_start=True,
+        options={},
+    ),
+    Backend(
+        "HOMOTOPY",
+        _L1_MODELS,
+        "the exact piecewise-linear regularization path, run down to lam",
+        sample_weight=False,
+        options={"max_steps": Option(None, "breakpoints before the path stops")},
+    ),
+    Backend(
+        "COLUMN_GENERATION",
+        frozenset({"l1_svm"}),
+        "HiGHS's simplex on a working set of features, priced out until optimal",
+        warm_start=True,
+        options={},
+    ),
+    Backend(
+        "SVD",
+        frozenset({"ridge"}),
+        "closed form: Cholesky of the smaller Gram matrix, QR if it fails its certificate",
+        options={},
+    ),
+    Backend(
+        "CG",
+        frozenset({"ridge"}),
+        "conjugate gradients on the smaller normal equations",
+        warm_start=True,
+        options={
+            "tol": Option(1e-7, "relative duality gap at which it stops"),
+            "max_iter": Option(None, "iterations (default: the system's size)"),
+        },
+    ),
+)
+
+
+def _cvxpy_models(problem_classes):
+    return frozenset(model for model, cls in PROBLEM_CLASS.items() if cls in problem_classes)
+
+
+@functools.cache
+def _registry():
+    """Name -> Backend: the library's own and every installed CVXPY backend."""
+    from ._backends import installed_classes  # CVXPY: imported on first use
+
+    backends = {b.name: b for b in _OWN}
+    for name, classes in installed_classes().items():
+        backends[name] = Backend(
+            name,
+            _cvxpy_models(classes),
+            "CVXPY backend (" + ", ".join(classes) + ")",
+            cvxpy=True,
+        )
+    return backends
+
+
+def backend(name):
+    """The declaration of backend ``name`` (any case); KeyError if none."""
+    return _registry()[name.upper()]
+
+
+def backends_for(model):
+    """The names of the backends declared for ``model`` and installed, own ones first."""
+    return [b.name for b in _registry().values() if model in b.models]
+
+
+def available_backends(estimator=None):
+    """Which backend serves which estimator: the library's own and the installed CVXPY ones.
+
+    Parameters
+    ----------
+    estimator : str, estimator class or instance, optional
+        With it, the names of the backends that estimator accepts as ``solver``.
+
+    Returns
+    -------
+    dict or list of str
+        Without ``estimator``: backend name -> tuple of the estimator names it
+        serves. With it: the backend names it accepts.
+
+    See Also
+    --------
+    solvers.SolverError : Raised when no backend of a chain certifies its answer.
+
+    Examples
+    --------
+    >>> from solvers import available_backends
+    >>> "CLARABEL" in available_backends()
+    True
+    >>> "DUAL_CD" in available_backends("SVMDual")
+    True
+    """
+    if estimator is None:
+        return {
+            b.name: tuple(sorted({e for m in b.models for e in MODELS[m][1]}))
+            for b in _registry().values()
+            if b.models
+        }
+    name = estimator if isinstance(estimator, str) else _class_name(estimator)
+    models = [m for m, (_, estimators) in MODELS.items() if name in estimators]
+    if not models:
+        known = sorted({e for _, estimators in MODELS.values() for e in estimators})
+        raise ValueError(f"estimator must be one of {known}; got {name!r}.")
+    return [b for model in models for b in backends_for(model) if b]
+
+
+def _class_name(estimator):
+    return estimator.__name__ if isinstance(estimator, type) else type(estimator).__name__
+
+
+def check_chain(solver, model, estimator):
+    """The backend names of ``solver`` for ``model``, upper case, validated.
+
+    Parameters
+    ----------
+    solver : str or list of str
+        One backend or a chain tried in order.
+    model : str
+        A key of :data:`MODELS`.
+    estimator : str
+        The estimator's name, for messages.
+
+    Returns
+    -------
+    list of (str, bool)
+        Each name in order, with whether it is usable: a CVXPY solver named in a
+        longer chain that is not installed here is kept (not usable) so that a chain
+        written for several machines stays valid, and its attempt says so.
+
+    Raises
+    ------
+    TypeError
+        ``solver`` is not a string or a list/tuple of strings.
+    ValueError
+        A name that is not a backend of the model (unknown, or one that solves
+        another model), or no usable name at all; the message names the valid ones.
+    """
+    if isinstance(solver, str):
+        names = [solver]
+    elif isinstance(solver, list | tuple) and solver and all(isinstance(s, str) for s in solver):
+        names = list(solver)
+    else:
+        raise TypeError(
+            f"solver must be None, a backend name or a non-empty list of names; got {solver!r}."
+        )
+    valid = backends_for(model)
+    chain = []
+    for raw in names:
+        name = raw.upper()
+        if name in valid:
+            chain.append((name, True))
+            continue
+        if name in _registry():
+            why = f"does not solve {estimator}'s problem ({MODELS[model][0]})"
+        elif name in _cvxpy_solver_names():
+            chain.append((name, False))
+            continue
+        else:
+            hint = difflib.get_close_matches(name, valid, n=1)
+            why = "is not a backend" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+        raise ValueError(f"solver={raw!r} {why}. The backends of {estimator}: {valid}.")
+    if not any(usable for _, usable in chain):
+        missing = ", ".join(name for name, _ in chain)
+        raise ValueError(
+            f"solver={solver!r}: {missing} "
+            + ("is a CVXPY solver that is" if len(chain) == 1 else "are CVXPY solvers")
+            + f" not installed here. The backends of {estimator}: {valid}."
+        )
+    return chain
+
+
+def _cvxpy_solver_names():
+    from ._backends import known_solvers  # CVXPY: imported on first use
+
+    return known_solvers()
+
+
+def split_options(solver_options, chain):
+    """The options of each backend of ``chain``, from ``solver_options``; checked.
+
+    A key that is a backend name holds that backend's options (``{"CD": {"tol":
+    1e-9}}``); any other key applies to every backend of the chain that takes it.
+
+    Returns
+    -------
+    dict
+        Backend name -> dict of its options.
+
+    Raises
+    ------
+    ValueError
+        An option that no backend of the chain takes (for a per-backend key: that
+        backend), naming the valid ones; or the key ``"solver"``.
+    """
+    options = dict(solver_options or {})
+    if "solver" in options:
+        raise ValueError(
+            "solver_options must not contain 'solver': the backend is the estimator's "
+            "solver= argument. For HiGHS's own 'solver' option (simplex, ipm, pdlp) pass "
+            "solver_options={'HIGHS': {'highs_options': {'solver': 'ipm'}}}."
+        )
+    registry = _registry()
+    per_backend = {
+        key.upper(): options.pop(key) for key in list(options) if key.upper() in registry
+    }
+    result = {name: {} for name in chain}
+    for name, own in per_backend.items():
+        if not isinstance(own, dict):
+            raise TypeError(f"solver_options[{name!r}] must be a dict of options; got {own!r}.")
+        _check_names(own, registry[name])
+        if name in result:
+            result[name].update(own)
+    for key, value in options.items():
+        takers = [n for n in chain if _takes(registry[n], key)]
+        if not takers:
+            valid = sorted(
+                set().union(*(registry[n].option_names() or () for n in chain))
+            )
+            hint = difflib.get_close_matches(key, valid, n=1)
+            raise ValueError(
+                f"solver_options: {key!r} is not an option of {chain}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f". Valid options: {valid}."
+            )
+        for name in takers:
+            result[name].setdefault(key, value)
+    return result
+
+
+def _takes(declared, key):
+    names = declared.option_names()
+    return names is None or key in names
+
+
+def _check_names(options, declared):
+    names = declared.option_names()
+    if names is None:
+        return
+    unknown = sorted(set(options) - names)
+    if unknown:
+        hint = difflib.get_close_matches(unknown[0], sorted(names), n=1)
+        raise ValueError(
+            f"solver_options[{declared.name!r}]: {unknown} "
+            + ("is not an option" if len(unknown) == 1 else "are not options")
+            + f" of {declared.name}"
+            + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            + f". Valid options: {sorted(names)}."
+        )
+
+
+#: Settings of the CVXPY backends whose solvers do not list them.
+_STATIC_SETTINGS = {
+    "ECOS": (
+        "max_iters", "abstol", "reltol", "feastol", "abstol_inacc", "reltol_inacc",
+        "feastol_inacc",
+    ),
+    "SCS": (
+        "max_iters", "eps_abs", "eps_rel", "eps_infeas", "alpha", "rho_x", "scale",
+        "adaptive_scale", "normalize", "acceleration_lookback", "acceleration_interval",
+        "time_limit_secs", "warm_start", "write_data_filename", "log_csv_filename",
+        "use_indirect", "gpu", "mkl",
+    ),
+    "SCIPY": ("scipy_options",),
+}
+
+
+@functools.cache
+def _cvxpy_settings(name):
+    """The settings CVXPY's backend ``name`` takes, read from the solver where it lists
+    them (Clarabel's ``DefaultSettings``, OSQP's settings, HiGHS's options); None when
+    unknown (the backend then checks them itself)."""
+    if name in _STATIC_SETTINGS:
+        return frozenset(_STATIC_SETTINGS[name])
+    try:
+        if name == "CLARABEL":
+            import clarabel
+
+            return frozenset(a for a in dir(clarabel.DefaultSettings()) if a[0] != "_")
+        if name == "OSQP":
+            return frozenset(_osqp_settings()) | {"polish"}
+        if name == "HIGHS":
+            import highspy
+
+            options = highspy.Highs().getOptions()
+            return frozenset(a for a in dir(options) if a[0] != "_") | {"highs_options"}
+    except Exception:  # noqa: BLE001 - a solver version without the listing: no check
+        return None
+    return None
+
+
+def _osqp_settings():
+    import numpy as np
+    import osqp
+    import scipy.sparse as sp
+
+    solver = osqp.OSQP()
+    eye = sp.csc_matrix(np.eye(1))
+    solver.setup(eye, np.zeros(1), eye, -np.ones(1), np.ones(1), verbose=False)
+    return [a for a in dir(solver.settings) if a[0] != "_"]

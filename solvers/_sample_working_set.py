@@ -1,0 +1,106 @@
+"""CVXPY's backends on a growing set of samples, for the hinge-type losses (Vapnik's chunking).
+
+Only the samples inside the margin (``y_i f_i < 1``) and on it carry a loss or a
+multiplier; the others can be left out without changing the solution. The
+formulation is solved on a subset (certified on that subset), its multipliers are
+extended by zeros, and the solution is certified on every sample; while it fails,
+every sample outside the subset with a margin below 1 is added (all of them, once
+the subset would exceed half the data). A re-fit on the same data starts from the
+last subset.
+"""
+
+import numpy as np
+
+from ._base import fingerprint, optimal
+from ._chain import Outcome
+
+__all__ = ["SampleWorkingSet", "many_samples"]
+
+#: Working sets of samples are used with at least this many samples, more than ten
+#: per feature; the first set has max(this / 2, 10 d) samples.
+_WS_MIN_SAMPLES = 2000
+#: Once a working set would hold more than this fraction of the samples, it holds all.
+_WS_FULL_FRACTION = 0.5
+#: Rounds of the loop before it gives up.
+_WS_MAX_ROUNDS = 30
+
+
+def many_samples(X):
+    """Whether a hinge-type model is solved by CVXPY on a working set of samples."""
+    n, d = X.shape
+    return n >= _WS_MIN_SAMPLES and n > 10 * d
+
+
+def _initial_samples(y, size):
+    """A fixed pseudo-random subset of ``size`` samples with both classes in proportion."""
+    rng = np.random.default_rng(0)
+    picks = []
+    for label in (-1.0, 1.0):
+        members = np.flatnonzero(y == label)
+        take = min(members.size, max(1, round(size * members.size / y.size)))
+        picks.append(rng.choice(members, take, replace=False))
+    return np.sort(np.concatenate(picks))
+
+
+class SampleWorkingSet:
+    """Mixed into estimators whose CVXPY backends may run on a subset of samples.
+
+    Subclasses set ``_SAMPLE_WORKING_SET`` (True for the hinge-type losses) and
+    implement ``_lift_samples(X, y, alpha)``: set the full problem's attributes from
+    the multipliers of every sample (0 outside the subset).
+    """
+
+    _SAMPLE_WORKING_SET = False
+
+    def _cvxpy_on_samples(self, X, y, name, options):
+        """CVXPY's backend ``name`` on (X, y), on a working set of samples when there
+        are many; the outcome is optimal only when the answer certifies on all of X."""
+        if not (self._SAMPLE_WORKING_SET and many_samples(X)):
+            outcome = self._cvxpy_attempt(X, y, name, options)
+            if outcome.status == "optimal":
+                self._certify(X, y)  # polished here, in the units the backend saw
+            return outcome
+        n, d = X.shape
+        weights = self._sample_weight
+        key = fingerprint(X, y, self._weights_or_ones(n))
+        working = self._warm_state("SAMPLES", key)
+        if working is None:
+            working = _initial_samples(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
+        for _ in range(_WS_MAX_ROUNDS):
+            subset = X[working], y[working]
+            if weights is not None:
+                self._sample_weight = weights[working]
+            try:
+                outcome = self._cvxpy_attempt(*subset, name, options)
+                if outcome.status == "optimal":
+                    outcome = self._restricted_outcome(*subset, "samples")
+            finally:
+                self._sample_weight = weights
+            if outcome.status != "optimal":
+                return outcome
+            alpha = np.zeros(n)
+            alpha[working] = self.alpha_
+            self._lift_samples(X, y, alpha)
+            if self._certify(X, y).holds:
+                break
+            margins = y * (np.asarray(X @ self.coef_).ravel() + self.intercept_)
+            outside = np.ones(n, dtype=bool)
+            outside[working] = False
+            violators = np.flatnonzero(outside & (margins < 1.0))
+            if violators.size == 0:
+                break
+            if working.size + violators.size > _WS_FULL_FRACTION * n:
+                working = np.arange(n)  # most samples matter: the full problem at once
+            else:
+                working = np.union1d(working, violators)
+        self._keep_warm_state("SAMPLES", key, working)
+        self._certify(X, y)  # polished here, in the units the backend saw
+        return optimal(f"on a working set of {working.size} of {n} samples")
+
+    def _restricted_outcome(self, X, y, what):
+        """Optimal when the fitted attributes certify on the working set (X, y) of
+        ``what`` (polished if needed): only then does the set grow from them."""
+        certificate = self._certify(X, y)
+        if certificate.holds:
+            return optimal()
+        return Outcome("uncertified", f"on the working set of {what}: {certificate}")
