@@ -38,6 +38,8 @@ import scipy.sparse as sp
 
 from sparsify.utils import column_norms, one_blas_thread
 
+from ._losses import SQUARED_HINGE, SQUARES
+from ._penalty import l1_value
 from ._polish import refit_on_support
 from .certificates import GAP_TOLERANCE, lasso_certificate, svm2_certificate
 
@@ -228,14 +230,13 @@ def _next_working_set(excess, coef, free, size):
 def _dual_vector(fitted, y, s, loss):
     """The dual point of the fit: ``2 s (r - mean_s(r))`` (lasso), ``2 s y [1 - y f]_+`` (SVM2)."""
     if loss == "squares":
-        residual = y - fitted
-        return 2.0 * s * (residual - np.average(residual, weights=s))
-    return 2.0 * s * y * np.maximum(0.0, 1.0 - y * fitted)
+        return SQUARES.dual_point(y, fitted, s)
+    return y * SQUARED_HINGE.dual_point(y, fitted, s)
 
 
 def _objective(fitted, y, s, loss, lam, weights, coef):
-    slack = y - fitted if loss == "squares" else np.maximum(0.0, 1.0 - y * fitted)
-    return float(s @ (slack * slack) + lam * weights @ np.abs(coef))
+    value = (SQUARES if loss == "squares" else SQUARED_HINGE).value(y, fitted, s)
+    return value + l1_value(lam, weights, coef)
 
 
 def _certify(block, y, coef, intercept, lam, weights, s, loss):

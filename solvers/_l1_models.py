@@ -26,7 +26,8 @@ import scipy.sparse as sp
 from ._base import BACKEND_CONSTRAINTS, POSITIVE, fingerprint, optimal, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns
-from ._penalty import check_penalty_weights
+from ._losses import SQUARES
+from ._penalty import check_penalty_weights, l1_lam_max
 from ._sample_working_set import SampleWorkingSet
 from .exceptions import PathWarning
 
@@ -131,14 +132,11 @@ class WeightedL1Penalty(SampleWorkingSet):
         quantity estimates lam_max for the planner otherwise (``_zero_lam_max``).
         """
         weights = self._kept_weights
-        s = self._weights_or_ones(X.shape[0])
-        intercept = float(np.average(y, weights=s))
-        correlations = 2.0 * np.abs(np.asarray(X.T @ (s * (y - intercept))).ravel())
-        positive = weights > 0
-        self._zero_lam_max = float(
-            np.max(correlations[positive] / weights[positive], initial=0.0)
-        )
-        if not (self._CLOSED_FORM_ZERO and positive.all()) or self.lam < self._zero_lam_max:
+        s = self._sample_weight
+        intercept = SQUARES.null_intercept(y, s)
+        null = np.full(y.size, intercept)
+        self._zero_lam_max = l1_lam_max(X.T @ SQUARES.dual_point(y, null, s), weights)
+        if not (self._CLOSED_FORM_ZERO and np.all(weights > 0)) or self.lam < self._zero_lam_max:
             return False
         self._set_solution(X, y, np.zeros(X.shape[1]), intercept)
         certificate = self._certificate(X, y)

@@ -28,6 +28,7 @@ import scipy.sparse as sp
 from ._base import optimal, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns, large_columns
+from ._losses import LOSSES, margin_slack
 from ._polish import hinge_intercept, refit_svm_dual
 from ._sample_working_set import SampleWorkingSet
 from .certificates import svm_certificate
@@ -54,7 +55,7 @@ def margin(w):
 
 def hinge(X, y, w, b):
     """``max(0, 1 - y_i (x_i'w + b))`` for every sample."""
-    return np.maximum(0.0, 1.0 - y * (np.asarray(X @ w).ravel() + b))
+    return margin_slack(y, np.asarray(X @ w).ravel() + b)
 
 
 def row_squares(X):
@@ -238,7 +239,7 @@ class TwoNormSVM(SampleWorkingSet):
             self.coef_,
             self.intercept_,
             self._C_solved,
-            loss="squared_hinge" if self._SQUARED else "hinge",
+            loss=self._LOSS,
             alpha=self.alpha_,
             sample_weight=self._sample_weight,
         )
@@ -263,6 +264,10 @@ class TwoNormSVM(SampleWorkingSet):
 
     def _primal_objective(self, X, y):
         """``1/2 ||w||^2 + C sum_i s_i loss_i`` at the fitted (coef_, intercept_)."""
-        losses = hinge(X, y, self.coef_, self.intercept_)
-        total = self._weights_or_ones(y.size) @ (losses * losses if self._SQUARED else losses)
+        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        total = LOSSES[self._LOSS].value(y, fitted, self._sample_weight)
         return float(0.5 * self.coef_ @ self.coef_ + self._C_solved * total)
+
+    @property
+    def _LOSS(self):
+        return "squared_hinge" if self._SQUARED else "hinge"

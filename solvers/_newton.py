@@ -28,6 +28,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from ._losses import SQUARED_HINGE
 from .ridge import SplitGram
 
 __all__ = ["squared_hinge_newton"]
@@ -68,8 +69,7 @@ def squared_hinge_newton(X, y, C, sample_weight=None):
     f, penalty = space.evaluate(theta)
 
     def objective(f, penalty):
-        slack = np.maximum(0.0, 1.0 - y * f)
-        return 0.5 * penalty + costs @ (slack * slack)
+        return 0.5 * penalty + SQUARED_HINGE.value(y, f, costs)
 
     value = objective(f, penalty)
     inside = None

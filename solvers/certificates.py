@@ -52,7 +52,8 @@ from scipy.optimize import linprog, lsq_linear
 from sparsify.utils import column_norms
 
 from ._columns import large_columns
-from ._penalty import check_penalty_weights
+from ._losses import HINGE, LOSSES, SQUARED_HINGE, SQUARES, squares_over_weights
+from ._penalty import check_penalty_weights, l1_dual_scaling, l1_kkt_violation, l1_value
 
 __all__ = [
     "GAP_TOLERANCE",
@@ -72,9 +73,6 @@ GAP_TOLERANCE = 1e-6
 
 # Samples whose margin is within this (relative) distance of 1 are on the margin.
 _MARGIN_TOLERANCE = 1e-7
-# Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
-# in the KKT measure.
-_SUPPORT_RTOL = 1e-6
 # HiGHS tolerances for the small LP over the samples on the margin.
 _EXACT_LP = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 # Units in the last place a float64 solver's coefficient may be off by (ridge resolution).
@@ -253,12 +251,7 @@ def hinge_null_objective(y, sample_weight=None, *, squared=False):
     >>> hinge_null_objective(y), hinge_null_objective(y, squared=True)
     (2.0, 3.0)
     """
-    s = np.ones(y.shape[0]) if sample_weight is None else sample_weight
-    positive, negative = float(s[y > 0].sum()), float(s[y < 0].sum())
-    if squared:
-        total = positive + negative
-        return 4.0 * positive * negative / total if total > 0 else 0.0
-    return 2.0 * min(positive, negative)
+    return (SQUARED_HINGE if squared else HINGE).null(y, sample_weight)
 
 
 def squares_null_objective(y, sample_weight=None, *, intercept=True):
@@ -294,10 +287,7 @@ def squares_null_objective(y, sample_weight=None, *, intercept=True):
     >>> squares_null_objective(y), squares_null_objective(y, intercept=False)
     (2.0, 14.0)
     """
-    s = np.ones(y.shape[0]) if sample_weight is None else sample_weight
-    centre = np.average(y, weights=s) if intercept else 0.0
-    residual = y - centre
-    return float(s @ (residual * residual))
+    return SQUARES.null(y, sample_weight, intercept=intercept)
 
 
 # -- inputs -----------------------------------------------------------------------
@@ -338,12 +328,6 @@ def _sample_weights(sample_weight, n):
     return s
 
 
-def _weighted_ratio(v, s):
-    """``sum_i v_i^2 / s_i`` over the samples with ``s_i > 0`` (v is 0 where s is)."""
-    positive = s > 0
-    return float(v[positive] @ (v[positive] / s[positive]))
-
-
 def _correlations(X, v):
     """``X'v`` as a flat array."""
     return np.asarray(X.T @ v).ravel()
@@ -351,32 +335,6 @@ def _correlations(X, v):
 
 def _fitted(X, coef, intercept):
     return np.asarray(X @ coef).ravel() + intercept
-
-
-def _l1_penalty(lam, weights, coef):
-    """``lam sum_j W_j |coef_j|``; inf when an excluded feature has a nonzero coefficient."""
-    excluded = np.isinf(weights)
-    if np.any(coef[excluded] != 0):
-        return np.inf
-    return lam * float(weights[~excluded] @ np.abs(coef[~excluded]))
-
-
-def _l1_kkt(correlations, coef, lam, weights, norms, dual_norm):
-    """Largest scale-free violation of ``X_j'a in lam W_j d|coef_j|`` over the features."""
-    finite = np.isfinite(weights)
-    bound = lam * np.where(finite, weights, 0.0)
-    # Interior-point backends leave round-off (1e-10) where a coefficient is zero: a
-    # coefficient is on the support when its column's contribution is not negligible.
-    contribution = np.abs(coef) * norms
-    on_support = contribution > _SUPPORT_RTOL * contribution.max(initial=0.0)
-    violation = np.where(
-        on_support,
-        np.abs(correlations - bound * np.sign(coef)),
-        np.maximum(np.abs(correlations) - bound, 0.0),
-    )
-    scale = norms * dual_norm
-    violation = np.where(finite & (scale > 0), violation / np.where(scale > 0, scale, 1.0), 0.0)
-    return float(violation.max(initial=0.0))
 
 
 def _balance(a, y):
@@ -454,19 +412,8 @@ def _feasible_hinge_dual(a, X, y, lam, weights, upper, reference):
     else:
         a = _balance(a, y)
     correlations = _correlations(X, y * a)
-    a *= _dual_scaling(correlations, lam, weights)
+    a *= l1_dual_scaling(correlations, lam, weights)
     return a, infeasibility
-
-
-def _dual_scaling(correlations, lam, weights):
-    """The largest ``t <= 1`` with ``t |X_j'v| <= lam W_j`` for every penalised feature."""
-    penalised = (weights > 0) & np.isfinite(weights)
-    size = np.abs(correlations[penalised])
-    bound = lam * weights[penalised]
-    over = size > bound
-    if not np.any(over):
-        return 1.0
-    return float(np.min(bound[over] / size[over]))
 
 
 # -- the 2-norm SVM (001 eq. 2) ---------------------------------------------------
@@ -549,15 +496,15 @@ def svm_certificate(
     if not C > 0:
         raise ValueError(f"C must be > 0; got C={C}.")
     s = _sample_weights(sample_weight, X.shape[0])
-    slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
     squared = loss == "squared_hinge"
-    primal = 0.5 * coef @ coef + C * (s @ (slack * slack if squared else slack))
-    null = C * hinge_null_objective(y, s, squared=squared)
+    fitted = _fitted(X, coef, intercept)
+    primal = 0.5 * coef @ coef + C * LOSSES[loss].value(y, fitted, s)
+    null = C * LOSSES[loss].null(y, s)
 
     def dual_value(a):
+        # The conjugate of C loss at a: C times the loss's at a / C.
         w = _correlations(X, y * a)
-        value = a.sum() - 0.5 * w @ w
-        return value - _weighted_ratio(a, s) / (4.0 * C) if squared else value
+        return C * LOSSES[loss].conjugate_value(a / C, y, s) - 0.5 * w @ w
 
     def certify(a):
         w_dual = _correlations(X, y * a)
@@ -573,7 +520,7 @@ def svm_certificate(
     # columns restored.
     candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
     if squared:
-        candidates.append(2.0 * C * s * slack)
+        candidates.append(C * SQUARED_HINGE.dual_point(y, fitted, s))
     else:
         candidates.append(lambda: _hinge_multipliers(X, y, coef, intercept, upper))
     best = None
@@ -732,9 +679,8 @@ def l1_svm_certificate(
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
     s = _sample_weights(sample_weight, X.shape[0])
-    slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
-    primal = s @ slack + _l1_penalty(lam, weights, coef)
-    null = hinge_null_objective(y, s)
+    primal = HINGE.value(y, _fitted(X, coef, intercept), s) + l1_value(lam, weights, coef)
+    null = HINGE.null(y, s)
     candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
     result = None
     for attempt in range(2):
@@ -748,7 +694,7 @@ def l1_svm_certificate(
             feasible, infeasibility = _feasible_hinge_dual(
                 a, X, y, lam, weights, s, np.linalg.norm(s)
             )
-            kkt = _l1_kkt(
+            kkt = l1_kkt_violation(
                 _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
             )
             certificate = _certificate(
@@ -867,16 +813,18 @@ def svm2_certificate(
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
     s = _sample_weights(sample_weight, X.shape[0])
-    slack = np.maximum(0.0, 1.0 - y * _fitted(X, coef, intercept))
-    primal = s @ (slack * slack) + _l1_penalty(lam, weights, coef)
-    a = 2.0 * s * slack
-    kkt = _l1_kkt(_correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a))
+    fitted = _fitted(X, coef, intercept)
+    primal = SQUARED_HINGE.value(y, fitted, s) + l1_value(lam, weights, coef)
+    a = SQUARED_HINGE.dual_point(y, fitted, s)
+    kkt = l1_kkt_violation(
+        _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
+    )
     upper = np.where(s > 0, np.inf, 0.0)
     feasible, infeasibility = _feasible_hinge_dual(
         a, X, y, lam, weights, upper, 2.0 * np.linalg.norm(s)
     )
-    dual = _best_scaled_value(feasible.sum(), _weighted_ratio(feasible, s))
-    null = hinge_null_objective(y, s, squared=True)
+    dual = _best_scaled_value(feasible.sum(), squares_over_weights(feasible, s))
+    null = SQUARED_HINGE.null(y, s)
     return _certificate("svm2", primal, dual, kkt, infeasibility, tolerance, null=null)
 
 
@@ -972,12 +920,13 @@ def lasso_certificate(
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
     s = _sample_weights(sample_weight, X.shape[0])
-    residual = y - _fitted(X, coef, intercept)
-    primal = s @ (residual * residual) + _l1_penalty(lam, weights, coef)
-    u = 2.0 * s * (residual - (s @ residual) / s.sum())
+    fitted = _fitted(X, coef, intercept)
+    residual = y - fitted
+    primal = SQUARES.value(y, fitted, s) + l1_value(lam, weights, coef)
+    u = SQUARES.dual_point(y, fitted, s)
     norms = _given_norms(X, norms)
     correlations = _correlations(X, u)
-    kkt = _l1_kkt(correlations, coef, lam, weights, norms, np.linalg.norm(u))
+    kkt = l1_kkt_violation(correlations, coef, lam, weights, norms, np.linalg.norm(u))
     free = _nearly_free(X, lam, weights, np.linalg.norm(u), norms)
     if free.size:
         columns = X[:, free]
@@ -988,14 +937,14 @@ def lasso_certificate(
         scaled_u = np.divide(u, root, out=np.zeros_like(u), where=root > 0)
         u = u - s * (Z @ np.linalg.lstsq(root[:, None] * Z, scaled_u, rcond=None)[0])
         correlations = _correlations(X, u)
-    t_max = _dual_scaling(correlations, lam, weights)
+    t_max = l1_dual_scaling(correlations, lam, weights)
     # Dual along the ray t u: t (u'r + (X'u)'b + b0 1'u) - t^2 sum_i u_i^2 / (4 s_i),
     # for 0 <= t <= t_max.
     linear = u @ residual + correlations @ coef + intercept * u.sum()
-    quadratic = _weighted_ratio(u, s)
+    quadratic = squares_over_weights(u, s)
     t = t_max if quadratic <= 0 else min(max(2.0 * linear / quadratic, 0.0), t_max)
     dual = t * linear - t * t * quadratic / 4.0
-    null = squares_null_objective(y, s)
+    null = SQUARES.null(y, s)
     return _certificate("lasso", primal, dual, kkt, 0.0, tolerance, null=null)
 
 
@@ -1097,7 +1046,7 @@ def _ridge_gap(X, y, coef, lam, tolerance, dtype, norms):
     scale = scale + lam * np.abs(coef.astype(np.float64))
     violation = np.abs(gradient.astype(np.float64)) / np.where(scale > 0, scale, 1.0)
     kkt = float(violation.max(initial=0.0))
-    null = squares_null_objective(y.astype(np.float64), intercept=False)
+    null = SQUARES.null(y.astype(np.float64), intercept=False)
     if lam == 0:
         return Certificate("ridge", primal, np.nan, np.nan, kkt, kkt, 0.0, tolerance)
     gap = float(gradient @ gradient / lam)

@@ -9,6 +9,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor
 from ._l1_models import WeightedL1Penalty
+from ._losses import SQUARES
+from ._penalty import l1_value
 from ._polish import refit_on_support
 from .certificates import lasso_certificate
 from .formulations import weighted_lasso
@@ -119,9 +121,9 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
 
     def _set_solution(self, X, y, coef, intercept):
         self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
-        residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
-        penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
-        self.objective_ = float(self._weights_or_ones(y.size) @ residual**2 + penalty)
+        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        loss = SQUARES.value(y, fitted, self._sample_weight)
+        self.objective_ = loss + l1_value(self.lam, self._kept_weights, self.coef_)
 
     def _certificate(self, X, y, norms=None):
         return lasso_certificate(
@@ -137,9 +139,8 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
 
     def _dual_vector(self, X, y):
         """The dual point ``u = 2 s (r - mean_s(r))`` of the residual r (004 eq. 3's dual)."""
-        s = self._weights_or_ones(y.size)
-        residual = y - np.asarray(X @ self.coef_).ravel() - self.intercept_
-        return 2.0 * s * (residual - np.average(residual, weights=s))
+        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        return SQUARES.dual_point(y, fitted, self._sample_weight)
 
     def _fit_kept(self, X, y, weights):
         """With n > 2 (d + 1), the formulation on a factor of the centred Gram matrix.

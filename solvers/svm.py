@@ -25,6 +25,8 @@ from ._base import (
 )
 from ._l1_models import WeightedL1Penalty
 from ._l2_svm import TwoNormSVM, hinge, margin, support
+from ._losses import LOSSES, SQUARED_HINGE
+from ._penalty import l1_value
 from ._polish import hinge_intercept, refit_on_support
 from .certificates import _l1_svm_margin_multipliers, l1_svm_certificate, svm2_certificate
 from .formulations import l1_svm, svm2, svm_dual, svm_primal
@@ -376,10 +378,9 @@ class _WeightedL1SVM(WeightedL1Penalty, BinaryLinearClassifier):
         self._set_objective(X, y)
 
     def _set_objective(self, X, y):
-        losses = hinge(X, y, self.coef_, self.intercept_)
-        penalty = self.lam * self._kept_weights @ np.abs(self.coef_)
-        total = self._weights_or_ones(y.size) @ (losses**2 if self._SQUARED else losses)
-        self.objective_ = float(total + penalty)
+        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        loss = LOSSES[self._LOSS].value(y, fitted, self._sample_weight)
+        self.objective_ = loss + l1_value(self.lam, self._kept_weights, self.coef_)
 
 
 class L1SVM(_WeightedL1SVM):
@@ -464,7 +465,7 @@ class L1SVM(_WeightedL1SVM):
     """
 
     _MODEL = "l1_svm"
-    _SQUARED = False
+    _LOSS = "hinge"
     path = staticmethod(l1_svm_path)
 
     def _build_problem(self, X, y):
@@ -608,7 +609,6 @@ class SVM2(_WeightedL1SVM):
 
     _MODEL = "svm2"
     _LOSS = "squared_hinge"
-    _SQUARED = True
     _CLOSED_FORM_ZERO = True
     path = staticmethod(svm2_path)
 
@@ -623,7 +623,8 @@ class SVM2(_WeightedL1SVM):
 
     def _multipliers(self, X, y):
         """``a = 2 s [1 - y f]_+`` (004 eq. 7's KKT map, s the sample weights)."""
-        return 2.0 * self._weights_or_ones(y.size) * hinge(X, y, self.coef_, self.intercept_)
+        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        return SQUARED_HINGE.dual_point(y, fitted, self._sample_weight)
 
     def _certificate(self, X, y):
         return svm2_certificate(

@@ -58,6 +58,7 @@ import numpy as np
 
 from sparsify.utils import one_blas_thread
 
+from .._losses import SQUARED_HINGE
 from ..exceptions import SolverError
 from ._cholesky import UpdatableCholesky
 from ._steps import PathEnd, PathRecorder, steps_to_zero
@@ -240,10 +241,10 @@ class _QuadraticHomotopy:
             if theta is None or not self.margin_rows:
                 t = 1.0
             else:  # the least-squares fit on E is a descent direction of the squared hinge
-                t, current = 1.0, _squared_hinge(y, fitted)
+                t, current = 1.0, SQUARED_HINGE.value(y, fitted)
                 while (
                     t > np.finfo(float).eps
-                    and _squared_hinge(y, fitted + t * (goal - fitted)) >= current
+                    and SQUARED_HINGE.value(y, fitted + t * (goal - fitted)) >= current
                 ):
                     t *= 0.5
             fitted = fitted + t * (goal - fitted)
@@ -736,8 +737,3 @@ class _Event:
     moving_rows: np.ndarray  # samples entering or leaving the loss
     joining: np.ndarray  # features joining
     join_at: np.ndarray  # their positions among the candidates
-
-
-def _squared_hinge(y, fitted):
-    slack = np.maximum(0.0, 1.0 - y * fitted)
-    return slack @ slack

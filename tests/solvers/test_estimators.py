@@ -217,5 +217,5 @@ def test_bad_weights_are_rejected(Est, ionosphere):
 @pytest.mark.parametrize("est", ALL, ids=_ids)
 def test_uninstalled_backend_is_a_value_error_naming_solver(est, ionosphere):
     X, y = _fit_data(est, ionosphere)
-    with pytest.raises(ValueError, match="solver='GUROBI'.*GUROBI is not installed"):
+    with pytest.raises(ValueError, match="solver='GUROBI'.*GUROBI is a CVXPY solver that is not"):
         clone(est).set_params(solver="GUROBI").fit(X, y)
