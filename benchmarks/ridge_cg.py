@@ -1,6 +1,6 @@
 """Ridge regression and RLSC by conjugate gradients against scikit-learn's Ridge solvers.
 
-Ours: :func:`solvers._ridge_cg.ridge_cg` (CG on the smaller normal equations, stopped
+Ours: :func:`solvers._ridge_cg.ridge_cg` (preconditioned CG on the normal equations, stopped
 at a relative duality gap of 1e-7, certificate included). Peers:
 ``Ridge(alpha=lam, fit_intercept=False)`` on the regression target
 (``benchmarks._text.text_regression_target``) and
