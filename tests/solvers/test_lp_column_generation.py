@@ -12,6 +12,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+import solvers._lp_column_generation as column_generation
 from benchmarks._text import text_like
 from solvers import L1SVM
 from solvers._lp_column_generation import l1_svm_column_generation, l1_svm_lam_max
@@ -214,3 +215,23 @@ def test_too_few_rounds_is_not_converged():
     assert not result.converged and result.rounds == 1
     certificate = l1_svm_certificate(X, y, result.coef, result.intercept, lam, alpha=result.alpha)
     assert not certificate.holds
+
+
+def test_a_gap_above_the_tolerance_tightens_highs_once_then_reports_it(monkeypatch):
+    """With no violator left but the gap above INNER_TOLERANCE (forced here to 0), HiGHS
+    re-solves once with tighter tolerances; a gap still above it is not converged."""
+    X, y = _gaussian(80, 40, seed=7)
+    lam = 0.05 * l1_svm_lam_max(X, y)
+    plain = l1_svm_column_generation(X, y, lam)
+    monkeypatch.setattr(column_generation, "INNER_TOLERANCE", 0.0)
+    tightened = []
+    original = column_generation._DualLP.tighten
+    monkeypatch.setattr(
+        column_generation._DualLP,
+        "tighten",
+        lambda self: tightened.append(True) or original(self),
+    )
+    result = l1_svm_column_generation(X, y, lam)
+    assert tightened == [True] and result.rounds == plain.rounds + 1
+    assert not result.converged or result.certificate.relative_gap == 0.0
+    assert result.certificate.holds
