@@ -8,8 +8,6 @@ user sets them, tolerances tighter than the backend's defaults.
 """
 
 import functools
-import os
-import sys
 import warnings
 
 import cvxpy as cp
@@ -17,6 +15,7 @@ from cvxpy.constraints import SOC
 from cvxpy.reductions.solvers import defines
 
 from ._chain import Outcome, first_line
+from ._highs import silence_highs_banner
 
 __all__ = [
     "DEFAULT_BACKENDS",
@@ -154,32 +153,3 @@ ACCURACY_OPTIONS = {
 def _limits(name, time_limit):
     option = TIME_LIMIT_OPTIONS.get(name)
     return {} if option is None or time_limit is None else {option: float(time_limit)}
-
-
-@functools.cache
-def silence_highs_banner():
-    """Build the process's first ``highspy.Highs`` with stdout pointed at /dev/null.
-
-    HiGHS prints its banner to the C-level stdout once per process, when the first
-    ``highspy.Highs`` is built (CVXPY builds one per solve); a fit must print
-    nothing, so the first one is built here, quietly.
-    """
-    try:
-        import highspy
-    except ImportError:  # HiGHS is not installed: the chain skips it
-        return
-    sys.stdout.flush()
-    try:
-        saved = os.dup(1)
-    except OSError:  # no stdout to protect
-        highspy.Highs()
-        return
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 1)
-            highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-
-

@@ -263,6 +263,13 @@ def optimal(message=""):
     return Outcome("optimal", message)
 
 
+def own_options(options):
+    """The options of one of the library's own backends, as its function takes them:
+    without ``time_limit``, which bounds CVXPY's backends (the library's own are
+    bounded by their iteration options)."""
+    return {key: value for key, value in options.items() if key != "time_limit"}
+
+
 class BinaryLinearClassifier(ClassifierMixin, LinearModel):
     """Labels: two classes mapped to -1/+1 for the solver; more classes one-vs-rest.
 

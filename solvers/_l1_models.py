@@ -23,7 +23,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, fingerprint, optimal, signature
+from ._base import BACKEND_CONSTRAINTS, POSITIVE, fingerprint, optimal, own_options, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns
 from ._losses import SQUARES
@@ -172,13 +172,9 @@ class WeightedL1Penalty(SampleWorkingSet):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", PathWarning)
             path = self.path(
-                X,
-                y,
-                self._kept_weights,
-                lam_min=self.lam,
-                max_steps=options.get("max_steps"),
-                return_path=False,
-            )
+                X, y, self._kept_weights, lam_min=self.lam, return_path=False,
+                **own_options(options),
+            )  # fmt: skip
         stopped = [w for w in caught if issubclass(w.category, PathWarning)]
         if stopped:
             last = path.lams[-1]
@@ -216,7 +212,26 @@ class WeightedL1Penalty(SampleWorkingSet):
         raise NotImplementedError("CD")
 
     def _run_column_generation(self, X, y, options, warm):
-        raise NotImplementedError("COLUMN_GENERATION")
+        """HiGHS's dual simplex on a working set of features
+        (:func:`solvers._lp_column_generation.l1_svm_column_generation`), warm-started
+        from the last fit's set and basis on the same data."""
+        from ._lp_column_generation import l1_svm_column_generation
+
+        key = signature(X, y, self._weights_or_ones(X.shape[0]))
+        result = l1_svm_column_generation(
+            X,
+            y,
+            self.lam,
+            self._kept_weights,
+            sample_weight=self._sample_weight,
+            **(self._warm_state("COLUMN_GENERATION", key) or {}),
+            **own_options(options),
+        )
+        self._keep_warm_state(
+            "COLUMN_GENERATION", key, {"working": result.working, "basis": result.basis}
+        )
+        self._set_dual_solution(X, y, result.coef, result.intercept, result.alpha)
+        return optimal("" if result.converged else f"not converged in {result.rounds} rounds")
 
     # -- CVXPY's backends -------------------------------------------------------
 

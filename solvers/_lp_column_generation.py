@@ -54,7 +54,7 @@ import scipy.sparse as sp
 
 from sparsify.utils import column_norms
 
-from ._backends import _silence_highs_banner
+from ._highs import silence_highs_banner
 from .certificates import GAP_TOLERANCE, Certificate, l1_svm_certificate
 
 __all__ = ["LPColumnGenerationResult", "l1_svm_column_generation", "l1_svm_lam_max"]
@@ -138,7 +138,7 @@ class _DualLP:
         self.X = X.tocsc() if sp.issparse(X) else np.asarray(X)
         self.y = y
         self.norms = column_norms(self.X)
-        _silence_highs_banner()  # a fit prints nothing
+        silence_highs_banner()  # a fit prints nothing
         self.highs = highspy.Highs()
         for name, value in _HIGHS_OPTIONS.items():
             self.highs.setOptionValue(name, value)

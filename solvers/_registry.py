@@ -150,9 +150,9 @@ _OWN = (
     Backend(
         "COLUMN_GENERATION",
         frozenset({"l1_svm"}),
-        "HiGHS's simplex on a working set of features, priced out until optimal",
+        "HiGHS's dual simplex on a working set of features, priced out until optimal",
         warm_start=True,
-        options={},
+        options={"max_rounds": Option(50, "restricted LPs solved at most")},
     ),
     Backend(
         "SVD",
@@ -167,7 +167,7 @@ _OWN = (
         warm_start=True,
         options={
             "tol": Option(1e-7, "relative duality gap at which it stops"),
-            "max_iter": Option(None, "iterations (default: the system's size)"),
+            "max_iter": Option(1000, "conjugate-gradient iterations at most"),
         },
     ),
 )
@@ -420,6 +420,9 @@ def _cvxpy_settings(name):
         if name == "HIGHS":
             import highspy
 
+            from ._highs import silence_highs_banner
+
+            silence_highs_banner()
             options = highspy.Highs().getOptions()
             return frozenset(a for a in dir(options) if a[0] != "_") | {"highs_options"}
     except Exception:  # noqa: BLE001 - a solver version without the listing: no check

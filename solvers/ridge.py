@@ -24,6 +24,8 @@ from ._base import (
     BinaryLinearClassifier,
     LinearRegressor,
     optimal,
+    own_options,
+    signature,
 )
 from ._chain import Outcome
 from .certificates import ridge_certificate, scale_rows
@@ -546,7 +548,25 @@ class _RidgeFit:
     def _attempt(self, X, y, step, warm):
         if step.backend == CLOSED_FORM:
             return self._run_closed_form(X, y)
+        if step.backend == "CG":
+            return self._run_conjugate_gradients(X, y, step.options)
         return self._cvxpy_attempt(X, y, step.backend, step.options)
+
+    def _run_conjugate_gradients(self, X, y, options):
+        """Conjugate gradients on the normal equations (:func:`solvers._ridge_cg.ridge_cg`),
+        from the last fit's coefficients on the same data."""
+        from ._ridge_cg import ridge_cg
+
+        if self.lam == 0:
+            return Outcome("error", "CG needs lam > 0: least squares has no unique answer")
+        key = signature(X, y, self._weights_or_ones(X.shape[0]))
+        result = ridge_cg(
+            X, y, self.lam, sample_weight=self._sample_weight,
+            coef=self._warm_state("CG", key), **own_options(options),
+        )  # fmt: skip
+        self._keep_warm_state("CG", key, result.coef)
+        self.coef_, self.dual_coef_, self.intercept_ = result.coef, result.dual_coef, 0.0
+        return optimal("" if result.converged else f"not converged in {result.iterations}")
 
     def _run_closed_form(self, X, y):
         """:func:`ridge_closed_form` on the rows scaled by ``sqrt(s_i)``."""
