@@ -179,6 +179,11 @@ class LinearModel(BaseEstimator):
         kept = self.__dict__.get("_warm_states", {}).get(backend)
         return kept[1] if kept is not None and kept[0] == key else None
 
+    def _has_warm_state(self, key):
+        """Whether some backend kept an answer on data with signature ``key``."""
+        states = self.__dict__.get("_warm_states", {}).values()
+        return any(kept[0] == key for kept in states)
+
     def _keep_warm_state(self, backend, key, state):
         self.__dict__.setdefault("_warm_states", {})[backend] = (key, state)
 

@@ -110,16 +110,12 @@ class WeightedL1Penalty(SampleWorkingSet):
             hardness = math.log(self._zero_lam_max / self.lam) if self._zero_lam_max > 0 else 0.0
             key = signature(X, y, self._weights_or_ones(X.shape[0]))
             self._solve_planned(
-                self._stats(X, hardness, warm=self._warm_key == key),
+                self._stats(X, hardness, warm=self._has_warm_state(key)),
                 lambda step, warm: self._attempt(X, y, step, warm),
                 lambda: self._certify(X, y),
             )
-            self._warm_key = key
         self.intercept_ = float(self.intercept_ - shift @ self.coef_)
         return self.coef_
-
-    #: The signature of the data of the last fit (its backends' warm states apply).
-    _warm_key = None
 
     def _solve_zero(self, X, y):
         """Set the closed-form solution when lam >= lam_max (every coefficient 0).

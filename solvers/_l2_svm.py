@@ -133,12 +133,11 @@ class TwoNormSVM(SampleWorkingSet):
             self._stats(
                 centred,
                 math.log1p(self.C * (s @ squares) / y.size),
-                warm=self.__dict__.get("_warm_key") == key,
+                warm=self._has_warm_state(key),
             ),
             lambda step, warm: self._attempt(centred, y, norms, squares, step, warm),
             lambda: self._certify(centred, y),
         )
-        self._warm_key = key
         # b absorbs the shift of the centred columns: x'w + b = (x - m)'w + b_centred.
         self.intercept_ = float(self.intercept_ - shift @ self.coef_)
 

@@ -72,6 +72,8 @@ INNER_TOLERANCE = 0.1 * GAP_TOLERANCE
 #: HiGHS's options: the dual simplex, no presolve (it would discard the basis of a
 #: re-solve), no output.
 _HIGHS_OPTIONS = {"output_flag": False, "presolve": "off", "simplex_strategy": 1}
+#: Units in the last place of a sum of products below which lam_max is 0.
+_ROUNDING = 64 * np.finfo(np.float64).eps
 #: Tighter feasibility tolerances for one more solve when the gap is above the tolerance.
 _TIGHT_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
@@ -439,5 +441,9 @@ def l1_svm_lam_max(X, y, weights=None, *, sample_weight=None):
         ratios = _ratios(lp.correlations(y * a), weights)
         violators = np.flatnonzero(eligible & ~inside & (ratios > t * (1.0 + VIOLATION)))
         if violators.size == 0:
-            return float(ratios[eligible].max(initial=0.0))
+            largest = float(ratios[eligible].max(initial=0.0))
+            # A value at the rounding level of the products X_j'Ya (the zero solution is
+            # optimal at every lam > 0: X'Ya = 0 for some optimal a) is 0.
+            reach = _ratios(np.asarray(abs(lp.X).T @ s).ravel(), weights)
+            return 0.0 if largest <= _ROUNDING * reach[eligible].max(initial=0.0) else largest
         join(_top(ratios, violators, max(int(inside.sum()), MIN_GROWTH)))

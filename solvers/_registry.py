@@ -209,7 +209,9 @@ def available_backends(estimator=None):
     Parameters
     ----------
     estimator : str, estimator class or instance, optional
-        With it, the names of the backends that estimator accepts as ``solver``.
+        With it, the names of the backends that estimator accepts as ``solver`` (an
+        instance: for its model, e.g. ``L2SVM(loss="squared_hinge")``'s; a class or a
+        name: for any of its models).
 
     Returns
     -------
@@ -240,7 +242,9 @@ def available_backends(estimator=None):
     if not models:
         known = sorted({e for _, estimators in MODELS.values() for e in estimators})
         raise ValueError(f"estimator must be one of {known}; got {name!r}.")
-    return [b for model in models for b in backends_for(model) if b]
+    if not isinstance(estimator, str | type):
+        models = [estimator._MODEL]
+    return list(dict.fromkeys(b for model in models for b in backends_for(model)))
 
 
 def _class_name(estimator):

@@ -206,7 +206,10 @@ class _PathCV:
     def _union_grid(self, paths, scales, lam_max, lowest):
         """lam_max, every fold breakpoint below it down to ``lowest`` (and the midpoints)."""
         breakpoints = np.concatenate([p.lams * s for p, s in zip(paths, scales, strict=True)])
-        inside = breakpoints[(breakpoints < lam_max) & (breakpoints > lowest)]
+        # A fold's path ends at lowest (in its own scale): rescaled, it may come back a
+        # rounding above lowest, which is no breakpoint of its own.
+        above = breakpoints > lowest * (1.0 + _SNAP_RTOL)
+        inside = breakpoints[(breakpoints < lam_max * (1.0 - _SNAP_RTOL)) & above]
         grid = np.unique(np.concatenate(([lam_max, lowest], inside)))[::-1]
         if paths[0]._interpolation == "constant":
             middles = np.sqrt(grid[:-1] * grid[1:])
