@@ -155,6 +155,34 @@ def test_a_zero_column_and_a_duplicated_row(loss):
 
 
 @pytest.mark.parametrize("loss", LOSSES)
+def test_a_column_at_1e_minus_6_and_a_duplicated_column(loss):
+    X, y = overlapping(90, 8, seed=9)
+    X = np.column_stack((X, 1e-6 * X[:, 1], X[:, 2]))
+    coef, intercept, value = cvxpy_svm(X, y, 1.0, loss)
+    result = solve(X, y, 1.0, loss, **TIGHT)
+    assert result.primal == pytest.approx(value, rel=1e-8)
+    assert_same_solution(result, coef, intercept)
+    assert result.coef[-1] == pytest.approx(result.coef[2], rel=1e-9)
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+def test_a_column_at_1e4_is_reported_honestly(loss):
+    # ||x_i||^2 ~ 1e8 from one column: the dual is too ill-conditioned for coordinate
+    # descent to converge in 300 epochs; what it returns must say so, with the true gap.
+    X, y = overlapping(90, 8, seed=10)
+    X = np.column_stack((X, 1e4 * X[:, 0]))
+    result = dual_coordinate_descent(X, y, np.ones(90), loss=loss, max_epochs=300)
+    certificate = svm_certificate(
+        X, y, result.coef, result.intercept, 1.0, loss=loss, alpha=result.alpha
+    )
+    if result.converged:
+        assert certificate.holds
+    else:
+        assert result.relative_gap > 1e-7
+        assert result.relative_gap >= certificate.relative_gap * (1 - 1e-6)
+
+
+@pytest.mark.parametrize("loss", LOSSES)
 def test_dense_and_csr_agree_on_text(loss):
     X, y = text_like(300, 2000, words_per_document=30)
     dense = solve(X.toarray(), y, 10.0, loss, **TIGHT)
