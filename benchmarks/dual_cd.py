@@ -35,7 +35,7 @@ from solvers._polish import hinge_intercept
 from solvers.certificates import hinge_null_objective
 
 # The numba functions called from Python (wrapping one that numba code calls would break it).
-_COMPILED = ("_coordinates", "_sweeps", "_objectives", "_reactivate")
+_COMPILED = ("_coordinates", "_sweeps", "_balance", "_objectives", "_reactivate")
 _TOLS = (1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
 
 

@@ -35,13 +35,14 @@ the coordinates' steps, a smaller one the multiplier's (0.05-0.5 were measured).
 The stopping rule is the duality gap, as :func:`solvers.certificates.svm_certificate`
 computes it. When liblinear's measure (the spread of the projected gradients over the
 unshrunk samples) and the multiplier's step are both below a threshold, the dual point
-is balanced onto ``y'a = 0`` (the heavier class scaled down), w recomputed from it, the
-intercept set to the exact minimiser of the primal for that w
-(:func:`solvers._polish.hinge_intercept`, which also restarts the multiplier there) and
-the primal compared with the dual: a sequential pass over X for w, one for ``X w``. A
-failed check lowers the threshold (tenfold, or less when the gap is within 10 times
-the tolerance) and, from the margins it computed, brings back the shrunk samples that
-the shrinking rule would no longer leave out, instead of liblinear's full sweep.
+is moved onto ``y'a = 0`` (the free multipliers of the heavier class scaled down, w
+updated over their rows; the sweeps go on from there), the intercept set to the exact
+minimiser of the primal for w (:func:`solvers._polish.hinge_intercept`, which also
+restarts the multiplier there) and the primal compared with the dual: one sequential
+pass over X, for ``X w``. A failed check lowers the threshold (tenfold, or less when
+the gap is within 10 times the tolerance) and, from the margins it computed, brings
+back the shrunk samples that the shrinking rule would no longer leave out, instead of
+liblinear's full sweep.
 
 A multiplier step after every sweep, rather than after an inner problem solved to a
 tolerance that tends to 0, is outside the classical guarantee of the method of
@@ -89,10 +90,10 @@ class DualCDResult:
     """What :func:`dual_coordinate_descent` returns.
 
     ``alpha`` is feasible (``y'alpha = 0`` to rounding, in the box), ``coef`` is
-    ``X'Y alpha`` computed afresh from it, and ``intercept`` the exact best intercept
-    for ``coef`` (or the multiplier, if its primal is lower): ``primal - dual`` bounds how
-    far ``(coef, intercept)`` is from optimal. ``alpha`` and ``intercept`` warm-start
-    another call.
+    ``X'Y alpha`` (kept up to date with it, to rounding), and ``intercept`` the exact
+    best intercept for ``coef`` (or the multiplier, if its primal is lower):
+    ``primal - dual`` bounds how far ``(coef, intercept)`` is from optimal. ``alpha`` and
+    ``intercept`` warm-start another call.
 
     Parameters
     ----------
@@ -223,10 +224,11 @@ def dual_coordinate_descent(
             order, active, thresholds, state,
         )  # fmt: skip
         epochs += sweeps
-        balanced, coef, margins, primal, dual = _objectives(rows, y, costs, squared, alpha, b, d)
+        _balance(rows, y, upper, alpha, w)
+        margins, primal, dual = _objectives(rows, y, costs, squared, alpha, w, b)
         best = hinge_intercept(margins, y, squared=squared, sample_weight=costs)
         slack = np.maximum(0.0, 1.0 - y * (margins + best))
-        refined = 0.5 * (coef @ coef) + costs @ (slack * slack if squared else slack)
+        refined = 0.5 * (w @ w) + costs @ (slack * slack if squared else slack)
         if refined < primal:
             b, primal = best, refined
         scale = max(abs(primal), abs(dual), null, np.finfo(float).tiny)
@@ -237,8 +239,8 @@ def dual_coordinate_descent(
         spread = max(spread * decrease, _SPREAD_FLOOR)
         active = _reactivate(y, coordinates, alpha, b, margins, order, thresholds)
     return DualCDResult(
-        alpha=balanced,
-        coef=coef,
+        alpha=alpha.copy(),
+        coef=w.copy(),
         intercept=float(b),
         epochs=int(epochs),
         converged=bool(relative_gap <= tol),
@@ -433,26 +435,36 @@ def _sweeps(rows, y, coordinates, alpha, w, b, spread, max_epochs, order, active
 
 
 @njit(cache=True)
-def _objectives(rows, y, costs, squared, alpha, b, n_features):
-    """The balanced dual point, its w and margins, the primal at ``(w, b)`` and the dual.
+def _balance(rows, y, upper, alpha, w):
+    """Move alpha onto ``y'alpha = 0``, and ``w = X'Y alpha`` with it.
 
-    Scales the heavier class of ``alpha`` down so that ``y'a~ = 0`` (as
-    ``svm_certificate`` does) and returns ``(a~, w = X'Y a~, X w, primal, dual)``.
+    Scales down the free multipliers (``0 < a_i < U_i``) of the heavier class, or all of
+    its multipliers when the free ones weigh less than ``|y'alpha|`` (then as
+    ``svm_certificate`` balances): the bounds stay as they were, and w is updated over
+    the rows that moved only.
     """
+    excess = _dot(y, alpha)
+    heavier = 1.0 if excess > 0.0 else -1.0
+    mass = 0.0
+    free = 0.0
+    for i in range(y.size):
+        if y[i] == heavier:
+            mass += alpha[i]
+            if alpha[i] < upper[i]:
+                free += alpha[i]
+    only_free = free >= abs(excess)
+    share = abs(excess) / (free if only_free else mass) if excess != 0.0 else 0.0
+    for i in range(y.size):
+        if y[i] == heavier and alpha[i] > 0.0 and (alpha[i] < upper[i] or not only_free):
+            step = share * alpha[i]
+            alpha[i] -= step
+            _row_axpy(rows, i, -y[i] * step, w)
+
+
+@njit(cache=True)
+def _objectives(rows, y, costs, squared, alpha, w, b):
+    """``(X w, primal at (w, b), dual at alpha)`` for ``w = X'Y alpha``, ``y'alpha = 0``."""
     n = y.size
-    positive = 0.0
-    negative = 0.0
-    for i in range(n):
-        if y[i] > 0:
-            positive += alpha[i]
-        else:
-            negative += alpha[i]
-    scale_positive = negative / positive if positive > negative else 1.0
-    scale_negative = positive / negative if negative > positive else 1.0
-    balanced = np.empty(n)
-    for i in range(n):
-        balanced[i] = alpha[i] * (scale_positive if y[i] > 0 else scale_negative)
-    w = _transpose_times(rows, y, balanced, n_features)
     half_norm = 0.5 * _dot(w, w)
     margins = np.empty(n)
     loss = 0.0
@@ -460,22 +472,21 @@ def _objectives(rows, y, costs, squared, alpha, b, n_features):
     for i in range(n):
         margins[i] = _row_dot(rows, i, w)
         slack = max(0.0, 1.0 - y[i] * (margins[i] + b))
-        dual += balanced[i]
+        dual += alpha[i]
         if squared:
             loss += costs[i] * slack * slack
-            dual -= balanced[i] * balanced[i] / (4.0 * costs[i])
+            dual -= alpha[i] * alpha[i] / (4.0 * costs[i])
         else:
             loss += costs[i] * slack
-    return balanced, w, margins, half_norm + loss, dual
+    return margins, half_norm + loss, dual
 
 
 @njit(cache=True)
 def _reactivate(y, coordinates, alpha, b, margins, order, thresholds):
     """Move to the front of ``order`` the samples the shrinking rule keeps; return how many.
 
-    The gradients come from ``margins``, the ``X w`` of the last check (w of the
-    balanced alpha, which the balancing moved only slightly): the check replaces the
-    full sweep with which liblinear brings the shrunk samples back.
+    The gradients come from ``margins``, the ``X w`` of the last check: the check
+    replaces the full sweep with which liblinear brings the shrunk samples back.
     """
     diagonal, upper, _, rho = coordinates
     beta = b + rho * _dot(y, alpha)
