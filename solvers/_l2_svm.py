@@ -25,7 +25,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from ._base import optimal, signature
+from ._base import optimal, own_options, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns, large_columns
 from ._losses import LOSSES, margin_slack
@@ -157,7 +157,27 @@ class TwoNormSVM(SampleWorkingSet):
         self._set_full_objective(X, y)
 
     def _run_dual_cd(self, X, y, options, warm):
-        raise NotImplementedError("DUAL_CD")
+        """Dual coordinate descent with an exact intercept (:mod:`solvers._dual_cd`), from
+        the last fit's multipliers on the same data (at another C, clipped into the box)."""
+        from ._dual_cd import dual_coordinate_descent
+
+        s = self._weights_or_ones(y.size)
+        key = signature(X, y, s)
+        rows = X
+        if sp.issparse(X) and not (X.format == "csr" and X.has_canonical_format):
+            rows = X.tocsr(copy=True)
+            rows.sum_duplicates()  # the kernel reads each row's entries once
+        result = dual_coordinate_descent(
+            rows, y, self.C * s, loss=self._LOSS,
+            **(self._warm_state("DUAL_CD", key) or {}), **own_options(options),
+        )  # fmt: skip
+        self._keep_warm_state(
+            "DUAL_CD", key, {"alpha": result.alpha, "intercept": result.intercept}
+        )
+        self._set_dual_solution(X, y, result.alpha, result.coef, result.intercept)
+        free = np.count_nonzero((result.alpha > 0) & (result.alpha < self.C * s))
+        self._polish_if_cheap(X, y, free * X.shape[1])
+        return optimal("" if result.converged else f"not converged in {result.epochs} epochs")
 
     def _run_newton(self, X, y, options, warm):
         """The finite Newton method for the squared hinge (:mod:`solvers._newton`)."""

@@ -131,6 +131,15 @@ def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None, sample_w
     return refitted, float(theta[0])
 
 
+def _least_norm(system, rhs):
+    """The least-norm solution of a consistent singular system (None: inconsistent)."""
+    solution = np.linalg.lstsq(system, rhs, rcond=None)[0]
+    residual = np.linalg.norm(system @ solution - rhs)
+    if residual > 1e-9 * max(np.linalg.norm(rhs), 1.0):
+        raise np.linalg.LinAlgError("inconsistent system")
+    return solution
+
+
 def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=None):
     """Solve the 2-norm SVM's KKT system on the support-vector pattern of ``alpha``.
 
@@ -193,14 +202,19 @@ def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=
         system[f + 1 :, :f] = -labelled.T
         system[f + 1 :, f + 1 :] = np.diag(column_scale**-2.0)
         rhs = np.concatenate((np.ones(f), [balance], base))
-    try:
-        solution = np.linalg.solve(system, rhs)
-    except np.linalg.LinAlgError:
-        return None
     refitted = np.zeros_like(alpha)
     refitted[bound] = upper[bound]
-    refitted[free] = solution[: free.size]
-    if np.any(refitted < 0) or (not squared and np.any(refitted > upper)):
+    for solve in (np.linalg.solve, _least_norm):
+        # Duplicated support vectors make the system singular: their multipliers are
+        # not determined, and the least-norm solution splits them evenly.
+        try:
+            solution = solve(system, rhs)
+        except np.linalg.LinAlgError:
+            continue
+        refitted[free] = solution[: free.size]
+        if not (np.any(refitted < 0) or (not squared and np.any(refitted > upper))):
+            break
+    else:
         return None
     if column_scale is None:
         coef = np.asarray(X.T @ (y * refitted)).ravel()

@@ -126,7 +126,7 @@ def test_squared_hinge_at_extreme_C_matches_scipy(shape, C):
 def test_moderate_C_still_reuses_the_compiled_problem():
     """The rescaling applies to extreme C only: a re-fit at a moderate C is a re-solve."""
     X, y = _data(SHAPES["n>d"])
-    est = SVMDual(C=1.0).fit(X, y)
+    est = SVMDual(C=1.0, solver="CLARABEL").fit(X, y)
     problem = est.problem_
     est.set_params(C=0.5).fit(X, y)
     assert est.problem_ is problem
