@@ -124,6 +124,7 @@ class LinearModel(BaseEstimator):
         only when a CVXPY backend solved it.
         """
         name = type(self).__name__
+        self._plan_stats = stats  # what the planner saw (benchmarks/planner.py reads it)
         steps = plan(stats, self.solver, self.solver_options, estimator=name)
         self.__dict__.pop("problem_", None)
         self.backend_, self.solve_attempts_ = run_chain(

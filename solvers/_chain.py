@@ -75,14 +75,16 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
     attempts : list of dict
         One record per attempt: ``backend``, ``status``, ``message``, ``reason`` (why
         the planner put it there), ``wall_time``, CVXPY's ``compile_time`` and
-        ``solve_time`` when it ran, ``certificate`` when one was computed.
+        ``solve_time`` when it ran, ``certificate`` when one was computed, and
+        ``warm_start`` (the backend whose last point it started from) when it was
+        handed one.
 
     Raises
     ------
     SolverError
         No attempt succeeded; the message lists every attempt.
     """
-    attempts, warm = [], None
+    attempts, warm, source = [], None, None
     for step in steps:
         if step.skip:
             attempts.append(
@@ -91,8 +93,9 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
             )
             continue
         start = time.perf_counter()
+        handed = warm if step.warm_start else None
         try:
-            outcome = attempt(step, warm)
+            outcome = attempt(step, handed)
         except Exception as exc:  # noqa: BLE001 - any failure of one backend moves the chain on
             outcome = Outcome("error", first_line(exc))
         record = {
@@ -104,9 +107,11 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
         }
         if outcome.certificate is not None:
             record["certificate"] = outcome.certificate
+        if handed is not None:
+            record["warm_start"] = source
         attempts.append(record)
         if outcome.point is not None:
-            warm = outcome.point
+            warm, source = outcome.point, step.backend
         if outcome.status == "optimal":
             try:
                 certificate = certify()

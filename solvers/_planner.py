@@ -91,13 +91,15 @@ class ProblemStats:
 class Step:
     """One planned attempt: the backend, its options and why it is where it is.
 
-    ``skip``: why it is not run (a CVXPY solver named in the chain but not installed).
+    ``skip``: why it is not run (a CVXPY solver named in the chain but not installed);
+    ``warm_start``: whether it starts from the last point a stopped backend hands over.
     """
 
     backend: str
     options: dict
     reason: str
     skip: str = ""
+    warm_start: bool = False
 
 
 def estimate(name, stats):
@@ -147,7 +149,7 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
                 )
         options = split_options(solver_options, chain)
         return [
-            Step(name, options[name], "as given by solver")
+            Step(name, options[name], "as given by solver", warm_start=backend(name).warm_start)
             if usable
             else Step(name, {}, "as given by solver", skip="is not installed")
             for name, usable in named
@@ -171,6 +173,7 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
             options[name],
             f"planned {rank} of {len(chain)}: estimated "
             + ("(no cost model)" if math.isinf(costs[name]) else f"{costs[name]:.2g} s"),
+            warm_start=backend(name).warm_start,
         )
         for rank, name in enumerate(chain, start=1)
     ]

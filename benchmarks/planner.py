@@ -1,0 +1,301 @@
+"""The planner: its cost models calibrated on a grid of problems, and its choices checked there.
+
+``python -m benchmarks.planner [--quick] [--budget 30]`` fits, on every case of the
+grid (:data:`GRID`: the six models, dense and CSR data with n from 100 to 20000 and d
+from 20 to 200000, three levels of regularisation, with and without sample weights),
+the estimator with its default chain (``solver=None``) and with each backend the
+planner may choose for it, one at a time, and prints one row per case: each
+backend's time (or why it has none), the default's backend and time, and the ratio
+of the default to the fastest backend. **Target (issue 19):** that ratio is at most
+1.5 on every case.
+
+``python -m benchmarks.planner --calibrate`` measures the same grid, fits the cost
+model of every (model, backend) pair by least squares on the log of its times
+(:mod:`solvers._planner`: ``log t = theta . (1, log n, log d, log nnz, hardness,
+weighted, sparse, warm)``, shrunk towards the current coefficients where the grid
+says little, so that a backend measured on few cases keeps a sensible model), and
+rewrites :mod:`solvers._costs` with the result. A backend that ran past its budget
+on a case counts there with the budget as its time (an underestimate).
+
+Each fit runs in a forked child with one BLAS thread; a case's times are the best of
+``--repeats`` fits (fits under 0.2 s only). Only certified answers count.
+"""
+
+import argparse
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from sklearn.base import clone
+from threadpoolctl import threadpool_limits
+
+from benchmarks._text import text_like, text_regression_target
+from benchmarks._timing import ChildError, StepTimeout, forked_steps
+from benchmarks.solvers import classification_data, regression_target
+from solvers import L1SVM, L2SVM, SVM2, RidgeRegression, SVMDual, WeightedLasso
+from solvers._planner import CVXPY_FALLBACKS
+from solvers._registry import PROBLEM_CLASS, backend, backends_for
+
+COSTS_FILE = Path(__file__).parents[1] / "solvers" / "_costs.py"
+TARGET_RATIO = 1.5
+#: How strongly a fit is pulled towards the current coefficients (per case, in the
+#: units of squared log seconds).
+SHRINKAGE = 0.3
+
+#: The estimator of each model, its hyperparameter, and its three levels: fractions of
+#: lam_max for the L1 models, C for the 2-norm SVMs, lam for ridge regression.
+MODELS = {
+    "svm": (SVMDual(), "C", (0.1, 1.0, 100.0), False),
+    "svm_squared_hinge": (L2SVM(loss="squared_hinge"), "C", (0.1, 1.0, 100.0), False),
+    "l1_svm": (L1SVM(), "lam", (0.3, 0.1, 0.01), False),
+    "svm2": (SVM2(), "lam", (0.3, 0.1, 0.01), False),
+    "lasso": (WeightedLasso(), "lam", (0.3, 0.1, 0.01), True),
+    "ridge": (RidgeRegression(), "lam", (10.0, 1.0, 0.01), True),
+}
+
+#: (n, d, kind): dense ``make_classification`` data or a CSR ``text_like`` corpus.
+SHAPES = (
+    (100, 20, "dense"),
+    (1000, 50, "dense"),
+    (5000, 20, "dense"),
+    (200, 2000, "dense"),
+    (2000, 20000, "text"),
+    (20000, 200000, "text"),
+)
+QUICK_SHAPES = ((100, 20, "dense"), (200, 2000, "dense"), (300, 3000, "text"))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One problem of the grid."""
+
+    model: str
+    n: int
+    d: int
+    kind: str
+    level: float
+    weighted: bool
+
+
+def grid(shapes):
+    """Every model on every shape, the levels and the sample weights in turn."""
+    cases = []
+    for model, (_, _, levels, _) in MODELS.items():
+        for k, (n, d, kind) in enumerate(shapes):
+            cases.append(Case(model, n, d, kind, levels[k % 3], weighted=k % 2 == 1))
+    return cases
+
+
+def data(case):
+    """(X, target, sample weights or None) of a case."""
+    if case.kind == "text":
+        X, y = text_like(case.n, case.d)
+        target = text_regression_target(X) if MODELS[case.model][3] else y
+    else:
+        X, y = classification_data(case.n, case.d)
+        target = regression_target(X) if MODELS[case.model][3] else y
+    weights = None
+    if case.weighted:
+        weights = np.random.default_rng(1).uniform(0.5, 2.0, case.n)
+    return X, target, weights
+
+
+def estimator(case, X, target):
+    """The case's estimator at its level (lam from lam_max for the L1 models)."""
+    est, param, _, _ = MODELS[case.model]
+    value = case.level
+    if case.model in ("l1_svm", "svm2", "lasso"):
+        if case.model == "l1_svm":
+            lam_max = L1SVM.lam_max(X, target)
+        else:
+            lam_max = 2.0 * float(np.abs(np.asarray(X.T @ (target - target.mean()))).max())
+        value = case.level * lam_max
+    return clone(est).set_params(**{param: value})
+
+
+def candidates(case):
+    """The backends the planner may choose for the case: the model's own and its
+    default CVXPY ones (those that take sample weights when the case has them)."""
+    fallbacks = CVXPY_FALLBACKS[PROBLEM_CLASS[case.model]]
+    return [
+        name
+        for name in backends_for(case.model)
+        if (not backend(name).cvxpy or name in fallbacks)
+        and (backend(name).sample_weight or not case.weighted)
+    ]
+
+
+def _fits(case, X, target, weights, repeats, budget):
+    """The steps of one case in a child: the default's, then each backend's best time."""
+
+    def steps():
+        with threadpool_limits(1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            base = estimator(case, X, target)
+            for name in [None, *candidates(case)]:
+                best, answer = np.inf, None
+                for _ in range(repeats):
+                    est = clone(base).set_params(solver=name)
+                    start = time.perf_counter()
+                    try:
+                        est.fit(X, target, sample_weight=weights)
+                    except Exception as exc:  # noqa: BLE001 - reported in the table
+                        answer = f"failed: {type(exc).__name__}"
+                        break
+                    seconds = time.perf_counter() - start
+                    best = min(best, seconds)
+                    answer = est.backend_ if est.certificate_.holds else "uncertified"
+                    if seconds > 0.2 or seconds > budget / 4:
+                        break
+                stats = est.__dict__.get("_plan_stats")
+                yield {"solver": name, "seconds": best, "answer": answer, "stats": stats}
+
+    return steps
+
+
+def warm_up():
+    """Fit every model with every candidate backend on tiny data, with and without
+    weights, so that imports and compiled kernels are loaded before the children fork."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for model in MODELS:
+            for weighted in (False, True):
+                case = Case(model, 60, 8, "dense", MODELS[model][2][0], weighted)
+                X, target, weights = data(case)
+                base = estimator(case, X, target)
+                for name in [None, *candidates(case)]:
+                    try:
+                        clone(base).set_params(solver=name).fit(X, target, sample_weight=weights)
+                    except Exception:  # noqa: BLE001, S112 - a failure here is measured later
+                        continue
+
+
+def measure(case, repeats, budget):
+    """Times of the default and of every candidate backend on one case."""
+    X, target, weights = data(case)
+    results = {"case": case, "times": {}, "answers": {}}
+    try:
+        for step in forked_steps(_fits(case, X, target, weights, repeats, budget), budget):
+            key = step["solver"] or "default"
+            results["times"][key] = step["seconds"]
+            results["answers"][key] = step["answer"]
+            if step["stats"] is not None and step["solver"] is None:
+                results["stats"] = step["stats"]
+    except StepTimeout:
+        done = set(results["times"])
+        for name in ["default", *candidates(case)]:
+            if name not in done:
+                results["times"][name] = np.inf
+                results["answers"][name] = f"over budget ({budget:g} s)"
+                break
+    except ChildError as exc:
+        results["error"] = str(exc)
+    return results
+
+
+def _fastest(result):
+    times = {
+        name: t
+        for name, t in result["times"].items()
+        if name != "default" and result["answers"].get(name) == name and np.isfinite(t)
+    }
+    return min(times.items(), key=lambda item: item[1]) if times else (None, np.nan)
+
+
+def print_table(results):
+    header = ["model", "n x d", "data", "level", "weights", "default (backend)", "fastest",
+              "ratio", "every backend (s)"]  # fmt: skip
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    worst = 0.0
+    for r in results:
+        case = r["case"]
+        name, fastest = _fastest(r)
+        default = r["times"].get("default", np.nan)
+        ratio = default / fastest if np.isfinite(fastest) and fastest > 0 else np.nan
+        if np.isfinite(ratio):
+            worst = max(worst, ratio)
+        others = ", ".join(
+            f"{b} {t:.3g}" if r["answers"].get(b) == b else f"{b} {r['answers'].get(b)}"
+            for b, t in r["times"].items()
+            if b != "default"
+        )
+        print("| " + " | ".join([
+            case.model, f"{case.n} x {case.d}", case.kind, f"{case.level:g}",
+            "yes" if case.weighted else "no",
+            f"{default:.3g} s ({r['answers'].get('default', '-')})",
+            f"{name} {fastest:.3g} s" if name else "-",
+            f"{ratio:.2f}" if np.isfinite(ratio) else "-", others,
+        ]) + " |")  # fmt: skip
+    print(f"\nworst ratio of the default to the fastest backend: {worst:.2f} "
+          f"(target {TARGET_RATIO})")  # fmt: skip
+    return worst
+
+
+def calibrate(results):
+    """Least squares of log time on the features, per (model, backend); writes _costs.py."""
+    from solvers import _costs
+
+    rows = {}
+    for r in results:
+        stats = r.get("stats")
+        if stats is None:
+            continue
+        for name, seconds in r["times"].items():
+            if name == "default" or not (r["answers"].get(name) == name or np.isinf(seconds)):
+                continue
+            value = seconds if np.isfinite(seconds) else r.get("budget", 30.0)
+            rows.setdefault((stats.model, name), []).append((stats.features(), np.log(value)))
+    costs = dict(_costs.COSTS)
+    for key, points in rows.items():
+        prior = np.asarray(costs.get(key, np.zeros(8)), dtype=float)
+        features = np.array([p[0] for p in points])
+        logs = np.array([p[1] for p in points])
+        # Ridge towards the prior: argmin ||F theta - t||^2 + mu ||theta - prior||^2.
+        mu = SHRINKAGE * len(points)
+        system = features.T @ features + mu * np.eye(features.shape[1])
+        theta = np.linalg.solve(system, features.T @ logs + mu * prior)
+        costs[key] = tuple(round(float(v), 4) for v in theta)
+    write_costs(costs)
+    return costs
+
+
+def write_costs(costs):
+    text = COSTS_FILE.read_text()
+    head = text[: text.index("COSTS = {")]
+    lines = [f"    {key!r}: {value!r}," for key, value in sorted(costs.items())]
+    COSTS_FILE.write_text(head + "COSTS = {\n" + "\n".join(lines) + "\n}\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small shapes, for the tests")
+    parser.add_argument("--calibrate", action="store_true", help="rewrite solvers/_costs.py")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--budget", type=float, default=30.0, help="seconds per fit")
+    args = parser.parse_args(argv)
+    cases = grid(QUICK_SHAPES if args.quick else SHAPES)
+    with threadpool_limits(1):
+        warm_up()
+    print(f"planner grid: {len(cases)} cases, budget {args.budget:g} s per fit, 1 BLAS thread")
+    results = []
+    for case in cases:
+        result = measure(case, args.repeats, args.budget)
+        result["budget"] = args.budget
+        results.append(result)
+        name, fastest = _fastest(result)
+        print(f"  {case}: default {result['times'].get('default', np.nan):.3g} s "
+              f"({result['answers'].get('default')}), fastest {name} {fastest:.3g} s",
+              flush=True)  # fmt: skip
+    print()
+    worst = print_table(results)
+    if args.calibrate:
+        calibrate(results)
+        print(f"\nrewrote {COSTS_FILE}")
+    return worst
+
+
+if __name__ == "__main__":
+    main()
