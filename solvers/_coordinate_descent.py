@@ -19,15 +19,23 @@ with skglm"; Bertrand & Massias 2021, "Anderson acceleration of coordinate desce
    insensitive to the column's scale), ``max(p0, 2 |support|)`` penalised features in
    all (skglm's rule).
 2. *Inner loop.* Cyclic coordinate descent on the working set: the step on ``w_j`` is
-   the proximal step of length ``1 / L_j``, ``L_j = 2 sum_i s_i x_ij^2`` (the exact
-   minimiser along the coordinate for the squares, a majorisation step for the squared
-   hinge), and the intercept is updated after every epoch as an unpenalised coordinate
-   (exactly for the squares, with the step ``1 / (2 sum_i s_i)`` for the squared hinge).
-   The residual ``y - X w - b`` (squares) or the fitted values ``X w + b`` (squared
-   hinge) are kept up to date. Every :data:`ANDERSON_K` epochs the last iterates are
-   extrapolated (Anderson acceleration) and the extrapolation kept if it lowers the
-   objective. The inner loop stops when the duality gap of the problem restricted to
-   the working set is below :data:`INNER_RATIO` times the last full gap.
+   the proximal step of length ``1 / L_j`` along the coordinate's direction (the exact
+   minimiser along it for the squares, a majorisation step for the squared hinge). For
+   the lasso every direction is the centred column: ``(w_j, b)`` moves by
+   ``delta (1, -m_j)`` (``m_j`` the column's s-weighted mean), which keeps the intercept
+   optimal after every step at no extra cost; for SVM2 the columns nearly collinear
+   with the constant (frequent words) are centred, the others not
+   (:func:`_column_statistics`, :func:`_epoch`). Word counts are nonnegative, and on
+   the raw columns, with the intercept updated once an epoch, coordinate descent needs
+   tens of times more epochs on text. ``L_j`` is ``2 sum_i s_i (x_ij - m_j)^2`` (``m_j = 0``
+   for a raw column). The intercept is also updated after every epoch (exactly for the
+   squares, with the step ``1 / (2 sum_i s_i)`` for the squared hinge). The residual
+   ``y - X w - b`` (squares) or the fitted values ``X w + b`` (squared hinge) are kept up
+   to date. Every :data:`ANDERSON_K` epochs the last iterates are extrapolated
+   (Anderson acceleration) and the extrapolation kept if it lowers the objective. The
+   inner loop stops when the duality gap of the problem restricted to the working set
+   is below :data:`INNER_RATIO` times the last full gap, or times the outer target
+   once no feature outside the working set violates its dual constraint.
 
 Duals and the map between primal and dual (the certificate's, so that its check passes
 on the answer): for the lasso, ``max u'y - sum_i u_i^2 / (4 s_i)`` on ``|X_j'u| <= lam W_j``
@@ -81,7 +89,9 @@ class CoordinateDescentResult:
     Parameters
     ----------
     coef : ndarray of shape (n_features,)
+        The coefficients w (0 for excluded features).
     intercept : float
+        The intercept b.
     working_set : ndarray of int
         The last working set (sorted feature indices), to warm-start a fit at a nearby
         lam or other weights on the same data.
