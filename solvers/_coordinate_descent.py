@@ -244,6 +244,7 @@ def l1_coordinate_descent(
     lipschitz, centres, squared_norms = _column_statistics(
         data, indices, indptr, n, d, dense, s, coupling
     )
+    weighted = data if sample_weight is None else _weighted_entries(X, data, s)
     movable = np.isfinite(weights) & (lipschitz > 0)
     thresholds = lam * weights
 
@@ -299,8 +300,8 @@ def l1_coordinate_descent(
             working if iterations == 0 else None,
         )
         intercept, spent = _solve_working_set(
-            data, indices, indptr, n, dense, working, y, s, squares, coef, intercept, state,
-            lipschitz, centres, thresholds, target, feasibility, max_epochs, *duals,
+            data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, intercept,
+            state, lipschitz, centres, thresholds, target, feasibility, max_epochs, *duals,
         )
         epochs += spent
         iterations += 1
@@ -340,6 +341,13 @@ def _column_arrays(X):
         return X.data, X.indices, X.indptr, False
     empty = np.zeros(0, dtype=np.int32)
     return X.ravel(order="F"), empty, empty, True
+
+
+def _weighted_entries(X, data, s):
+    """The entries of ``S X`` in the order of ``data`` (a copy of the size of X's entries)."""
+    if sp.issparse(X):
+        return data * s[X.indices]
+    return np.asfortranarray(X * s[:, None]).ravel(order="F")
 
 
 def _best_intercept(offsets, y, s, squares):
@@ -604,14 +612,16 @@ def _duality_gap(
 
 
 @njit(cache=True)
-def _epoch(data, indices, indptr, n, dense, working, y, s, squares, coef, state, intercept,
-           lipschitz, centres, thresholds):
+def _epoch(data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, state,
+           intercept, lipschitz, centres, thresholds):
     """One cyclic pass of proximal coordinate steps (length ``1 / L_j``) over the working set;
     returns the intercept.
 
     With ``q_i = r_i`` (squares) or ``y_i [1 - y_i f_i]_+`` (squared hinge), minus the
     loss's derivative in ``w_j`` is ``2 sum_i s_i x_ij q_i``. A step by ``delta`` changes
-    the residual by ``-delta X_j`` or the fit by ``+delta X_j``.
+    the residual by ``-delta X_j`` or the fit by ``+delta X_j``. ``weighted`` holds the
+    entries of ``S X`` (``data`` itself without sample weights), which saves reading
+    ``s_i`` in the products, a tenth of an epoch's time.
 
     The step on a centred column (``m_j != 0``, see :func:`_column_statistics`) moves
     ``(w_j, b)`` by ``delta (1, -m_j)``: along ``X_j - m_j`` in the fitted values. Word
@@ -633,13 +643,13 @@ def _epoch(data, indices, indptr, n, dense, working, y, s, squares, coef, state,
         if squares:
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
-                gradient += data[k] * s[i] * (state[i] + offset)
+                gradient += weighted[k] * (state[i] + offset)
         else:
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
                 slack = 1.0 - y[i] * (state[i] + offset)
                 if slack > 0.0:
-                    gradient += data[k] * s[i] * y[i] * slack
+                    gradient += weighted[k] * y[i] * slack
             if centre != 0.0:
                 gradient -= centre * _intercept_gradient(y, s, state, offset)
         old = coef[j]
@@ -727,7 +737,7 @@ def _anderson_weights(history):
 
 @njit(cache=True)
 def _solve_working_set(
-    data, indices, indptr, n, dense, working, y, s, squares, coef, intercept, state,
+    data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, intercept, state,
     lipschitz, centres, thresholds, target, feasibility, max_epochs, bounded, basis,
     unpenalised, unpenalised_norms, reference, dual_vector, correlations,
 ):
@@ -747,8 +757,8 @@ def _solve_working_set(
     # The lasso's centred steps assume an optimal intercept to start from.
     intercept = _intercept_step(y, s, squares, state, intercept, total_weight)
     while epochs < max_epochs:
-        intercept = _epoch(data, indices, indptr, n, dense, working, y, s, squares, coef,
-                           state, intercept, lipschitz, centres, thresholds)
+        intercept = _epoch(data, indices, indptr, n, dense, weighted, working, y, s, squares,
+                           coef, state, intercept, lipschitz, centres, thresholds)
         intercept = _intercept_step(y, s, squares, state, intercept, total_weight)
         epochs += 1
         history[stored, :size] = coef[working]
