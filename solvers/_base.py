@@ -258,7 +258,7 @@ class LinearModel(BaseEstimator):
         entries. Below :data:`CHEAP_POLISH` entries it is solved, and kept when its gap
         is smaller.
         """
-        if size > CHEAP_POLISH or not hasattr(self, "_polish"):
+        if size > CHEAP_POLISH or not hasattr(self, "_polish"):  # read here: tests patch it
             return
         before = self._certificate(X, y)
         saved = {k: v for k, v in self.__dict__.items() if k.endswith("_") and k[0] != "_"}

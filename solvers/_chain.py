@@ -122,7 +122,7 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
                 if certificate.holds:
                     record["wall_time"] = time.perf_counter() - start
                     return step.backend, attempts
-                record["message"] = str(certificate)
+                record["message"] = "; ".join(filter(None, (outcome.message, str(certificate))))
         record["wall_time"] = time.perf_counter() - start
     raise SolverError(_failure_message(attempts, what, hint), attempts)
 

@@ -9,12 +9,12 @@ unpenalised, ``+inf`` excluded) and how a fit runs:
    :func:`solvers._columns.centre_offset_columns`);
 2. above lam_max the closed form (every coefficient 0, the best intercept);
 3. otherwise the planned chain (:mod:`solvers._planner`) over the model's backends:
-   the library's own (``"CD"``, ``"ACTIVE_SET"``, ``"HOMOTOPY"``,
-   ``"COLUMN_GENERATION"``), which take the data as it is, and CVXPY's, which solve
-   the formulation on equilibrated columns (unit norms, weights divided by them: the
-   same problem, but a backend no longer sees a column at 1e12 beside one at 1),
-   on a working set of features when there are many more features than samples and
-   on a working set of samples when there are many samples.
+   the library's own (``"CD"``, ``"HOMOTOPY"``, ``"COLUMN_GENERATION"``), which take
+   the data as it is, and CVXPY's, which solve the formulation on equilibrated
+   columns (unit norms, weights divided by them: the same problem, but a backend no
+   longer sees a column at 1e12 beside one at 1), on a working set of features when
+   there are many more features than samples and on a working set of samples when
+   there are many samples.
 """
 
 import math
@@ -151,7 +151,6 @@ class WeightedL1Penalty(SampleWorkingSet):
         """Run backend ``step.backend`` on (X, y); set the fitted attributes."""
         own = {
             "CD": self._run_coordinate_descent,
-            "ACTIVE_SET": self._run_active_set,
             "HOMOTOPY": self._run_homotopy,
             "COLUMN_GENERATION": self._run_column_generation,
         }
@@ -178,34 +177,29 @@ class WeightedL1Penalty(SampleWorkingSet):
         self._set_solution(X, y, *path.at(self.lam))
         return optimal()
 
-    def _run_active_set(self, X, y, options, warm):
-        """:func:`solvers._active_set.solve_active_set`, warm-started from the last fit
-        on the same data (its working set and solution) or the point handed over."""
-        from ._active_set import solve_active_set
+    def _run_coordinate_descent(self, X, y, options, warm):
+        """Coordinate descent on working sets of features with Anderson acceleration
+        (:mod:`solvers._coordinate_descent`), from the last fit's answer and working set
+        on the same data or the point a stopped backend handed over."""
+        from ._coordinate_descent import l1_coordinate_descent
 
         key = signature(X, y, self._weights_or_ones(X.shape[0]))
-        start = self._warm_state("ACTIVE_SET", key) or {}
+        start = self._warm_state("CD", key) or {}
         if warm is not None:
             start = {**start, "coef": warm[0], "intercept": warm[1]}
-        result = solve_active_set(
-            X,
-            y,
-            self.lam,
-            self._kept_weights,
-            loss=self._LOSS,
-            sample_weight=self._sample_weight,
-            **start,
-        )
+        result = l1_coordinate_descent(
+            X, y, self.lam, self._kept_weights, loss=self._LOSS,
+            sample_weight=self._sample_weight, **start, **own_options(options),
+        )  # fmt: skip
         self._keep_warm_state(
-            "ACTIVE_SET",
+            "CD",
             key,
-            {"working": result.working, "coef": result.coef, "intercept": result.intercept},
+            {"coef": result.coef, "intercept": result.intercept, "working_set": result.working_set},
         )
         self._set_solution(X, y, result.coef, result.intercept)
-        return optimal()
-
-    def _run_coordinate_descent(self, X, y, options, warm):
-        raise NotImplementedError("CD")
+        support = np.count_nonzero(result.coef)
+        self._polish_if_cheap(X, y, X.shape[0] * support)
+        return optimal("" if result.converged else f"not converged in {result.iterations} rounds")
 
     def _run_column_generation(self, X, y, options, warm):
         """HiGHS's dual simplex on a working set of features

@@ -114,7 +114,7 @@ _OWN = (
         warm_start=True,
         options={
             "tol": Option(1e-7, "relative duality gap at which it stops"),
-            "max_epochs": Option(2000, "passes over the samples"),
+            "max_epochs": Option(1000, "passes over the samples"),
         },
     ),
     Backend(
@@ -130,15 +130,9 @@ _OWN = (
         warm_start=True,
         options={
             "tol": Option(1e-7, "relative duality gap at which it stops"),
-            "max_iter": Option(100, "rounds of the working-set loop"),
+            "max_iter": Option(50, "working sets solved at most"),
+            "max_epochs": Option(10000, "epochs of coordinate descent on one working set"),
         },
-    ),
-    Backend(
-        "ACTIVE_SET",
-        frozenset({"svm2", "lasso"}),
-        "FISTA on a working set of features, polished to the exact optimum",
-        warm_start=True,
-        options={},
     ),
     Backend(
         "HOMOTOPY",

@@ -73,7 +73,8 @@ def test_an_optimum_of_zero_certifies(model):
     """Feature 0 (unpenalised) separates the classes: the optimum is exactly 0."""
     X, y, weights = _separated_by_an_unpenalised_feature()
     fit = model(lam=1.0, weights=weights).fit(X, y)
-    assert fit.certificate_.holds and fit.objective_ <= 1e-9
+    assert fit.certificate_.holds
+    assert fit.objective_ <= GAP_TOLERANCE * fit.certificate_.scale
     assert len(fit.solve_attempts_) == 1
     # The zero optimum is the one a separating rule on feature 0 alone attains.
     w = np.zeros(6)

@@ -1,0 +1,151 @@
+"""The planner and the registry: the default chain, the reasons, budgets, options.
+
+References: scikit-learn's Lasso and SVC for the answers; the cost models of
+``solvers._costs`` themselves for the order the planner must follow.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.linear_model import Lasso
+
+import solvers._base as base
+import solvers._costs as costs
+from benchmarks._text import text_like, text_regression_target
+from solvers import (
+    L1SVM,
+    L2SVM,
+    RLSC,
+    SVM2,
+    RidgeRegression,
+    SolverError,
+    SVMDual,
+    WeightedLasso,
+    available_backends,
+)
+from solvers._planner import ProblemStats, estimate, plan
+from solvers._registry import COMMON_OPTIONS, backend, backends_for
+
+
+def _lasso_data(seed=0, n=50, d=200):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    return X, X[:, :5] @ np.ones(5) + rng.standard_normal(n)
+
+
+def test_the_planned_chain_is_ordered_by_the_cost_estimates():
+    stats = ProblemStats("lasso", 2000, 20000, 200000, True, math.log(10.0))
+    steps = plan(stats, estimator="WeightedLasso")
+    estimates = [estimate(step.backend, stats) for step in steps]
+    assert estimates == sorted(estimates)
+    assert {step.backend for step in steps} <= set(backends_for("lasso"))
+    for rank, step in enumerate(steps, start=1):
+        assert step.reason.startswith(f"planned {rank} of {len(steps)}: estimated")
+
+
+def test_a_cheaper_cost_model_moves_its_backend_first(monkeypatch):
+    X, y = _lasso_data()
+    cheap = (-50.0, 0, 0, 0, 0, 0, 0, 0)
+    monkeypatch.setitem(costs.COSTS, ("lasso", "HOMOTOPY"), cheap)
+    fit = WeightedLasso(lam=1.0).fit(X, y)
+    assert fit.backend_ == "HOMOTOPY"
+    assert fit.solve_attempts_[0]["reason"].startswith("planned 1 of")
+    monkeypatch.setitem(costs.COSTS, ("lasso", "CLARABEL"), (-60.0, 0, 0, 0, 0, 0, 0, 0))
+    assert WeightedLasso(lam=1.0).fit(X, y).backend_ == "CLARABEL"
+
+
+def test_a_weighted_fit_leaves_out_the_unweighted_backends():
+    stats = ProblemStats("svm2", 200, 50, 10000, False, 1.0, weighted=True)
+    chain = [step.backend for step in plan(stats, estimator="SVM2")]
+    assert "HOMOTOPY" not in chain and chain
+    assert all(backend(name).sample_weight for name in chain)
+    X, y = _lasso_data()
+    labels = np.sign(y)
+    with pytest.raises(ValueError, match="'HOMOTOPY' does not take sample_weight") as info:
+        SVM2(lam=1.0, solver="HOMOTOPY").fit(X, labels, sample_weight=np.full(50, 2.0))
+    assert "CD" in str(info.value)
+
+
+def test_a_backend_out_of_budget_hands_its_last_point_to_the_next():
+    """The exact path stopped after 3 breakpoints; the next backend starts from there."""
+    X, y = _lasso_data(1)
+    fit = WeightedLasso(
+        lam=1.0, solver=["HOMOTOPY", "CD"], solver_options={"HOMOTOPY": {"max_steps": 3}}
+    ).fit(X, y)
+    stopped, finished = fit.solve_attempts_
+    assert stopped["status"] == "max_iter" and "max_steps=3" in stopped["message"]
+    assert finished["warm_start"] == "HOMOTOPY" and fit.backend_ == "CD"
+    peer = Lasso(alpha=1.0 / (2 * X.shape[0]), tol=1e-12, max_iter=100000).fit(X, y)
+    np.testing.assert_allclose(fit.coef_, peer.coef_, atol=1e-6)
+
+
+# -- every option of every one of the library's own backends does what it says ---------
+
+
+@pytest.fixture(scope="module")
+def text():
+    """A text-like corpus large enough that no first-order answer is polished (the
+    polish's dense block would exceed 1e6 entries): tol shows in the gap."""
+    X, y = text_like(1000, 5000)
+    return X, y, text_regression_target(X)
+
+
+OPTION_CASES = [
+    (SVMDual(C=10.0), "DUAL_CD", {"max_epochs": 1}, "not converged in 1 epochs"),
+    (L2SVM(C=10.0, loss="squared_hinge"), "DUAL_CD", {"tol": 1e-3}, None),
+    (SVM2(lam=0.5), "CD", {"max_iter": 1}, "not converged"),
+    (SVM2(lam=0.5), "CD", {"max_epochs": 1}, "not converged"),
+    (WeightedLasso(lam=0.005), "CD", {"tol": 1e-3}, None),
+    (WeightedLasso(lam=0.05), "HOMOTOPY", {"max_steps": 1}, "max_steps=1"),
+    (L1SVM(lam=0.5), "COLUMN_GENERATION", {"max_rounds": 1}, "not converged in 1 rounds"),
+    (RidgeRegression(lam=1e-6), "CG", {"max_iter": 1}, "not converged in 1"),
+    (RLSC(lam=1.0), "CG", {"tol": 1e-3}, None),
+]
+
+
+@pytest.mark.parametrize("est, name, options, words", OPTION_CASES, ids=lambda v: str(v))
+def test_each_own_option_changes_what_the_backend_does(
+    est, name, options, words, text, monkeypatch
+):
+    """A budget too small stops the backend (its attempt says so); a loose tol stops it
+    at a larger gap than the default's (the exact polish of small answers switched off,
+    so that the backend's own answer shows)."""
+    monkeypatch.setattr(base, "CHEAP_POLISH", 0)
+    X, labels, target = text
+    y = target if type(est) in (WeightedLasso, RidgeRegression) else labels
+    default = clone(est).set_params(solver=name).fit(X, y)
+    limited = clone(est).set_params(solver=name, solver_options={name: options})
+    try:
+        limited.fit(X, y)
+        attempts = limited.solve_attempts_
+    except SolverError as error:
+        attempts = error.attempts
+    (attempt,) = attempts
+    if words is not None:
+        assert words in attempt["message"]
+    else:
+        assert attempt["certificate"].relative_gap > 10 * default.dual_gap_
+
+
+def test_every_declared_option_is_covered_here():
+    """OPTION_CASES exercises each own backend's every option (time_limit aside)."""
+    covered = {(name, option) for _, name, options, _ in OPTION_CASES for option in options}
+    for name in set(available_backends()):
+        declared = backend(name)
+        if declared.cvxpy:
+            continue
+        for option in declared.options:
+            assert (name, option) in covered, (name, option)
+    assert set(COMMON_OPTIONS) == {"time_limit"}
+
+
+def test_the_time_limit_is_accepted_by_every_backend(text):
+    X, y, _ = text
+    for est in (SVMDual(), L2SVM(loss="squared_hinge"), L1SVM(lam=1.0), SVM2(), RLSC()):
+        for name in available_backends(est):
+            if backend(name).cvxpy or not backend(name).sample_weight:
+                continue
+            fit = est.set_params(solver=name, solver_options={"time_limit": 100.0}).fit(X, y)
+            assert fit.certificate_.holds
