@@ -50,11 +50,20 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         excluded). A re-fit on the same data with a new lam or new weights re-solves
         the compiled problem (DPP Parameter ``lam_w``).
     solver : str or list of str, optional
-        A CVXPY backend, ``"HOMOTOPY"`` (the exact LARS path,
-        :func:`solvers.path.lasso_path`) or a fallback chain of them; None (default)
-        for the default chain. Whichever backend solves it, the answer is certified.
+        A backend of this model, or a chain of them tried in order; names are
+        case-insensitive and ``solvers.available_backends("WeightedLasso")`` lists them:
+        ``"CD"`` (coordinate descent on working sets of features with Anderson
+        acceleration), ``"HOMOTOPY"`` (the exact LARS path, :func:`solvers.path.lasso_path`;
+        no sample weights) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...). None
+        (default): the chain the planner orders by cost for this problem
+        (docs/solvers.md, "Backends"); ``solve_attempts_`` says what ran and why.
+        Whichever backend answers, the answer is certified.
     solver_options : dict, optional
-        Passed to ``cvxpy.Problem.solve``; see :func:`solvers.available_backends`.
+        Options of the backends: a key that is a backend's name holds its own
+        (``{"DUAL_CD": {"tol": 1e-9}}``), any other key goes to every backend of the
+        chain that takes it; an option no backend of the chain takes is a ValueError
+        naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
+        attempt.
 
     Attributes
     ----------

@@ -1,13 +1,15 @@
-"""RLSC (000 eq. (1)-(3)) and ridge regression (002 sec. 3.4): closed form or CVXPY.
+"""RLSC (000 eq. (1)-(3)) and ridge regression (002 sec. 3.4): closed form, CG or CVXPY.
 
 Both minimise ``||y - X beta||^2 + lam ||beta||^2`` without an intercept: ridge
 regression in its primal form, RLSC in its dual form ``min_x ||Kx - y||^2 + lam x'Kx``
-(K = XX', ``beta = X'x``). By default they use the closed form (``solver="svd"``,
-:func:`ridge_closed_form`), certified by :func:`solvers.certificates.ridge_certificate`;
-any CVXPY backend name solves the formulation instead, which the tests use to
-cross-check the two. With sample weights s (``sum_i s_i (y_i - x_i'beta)^2``) the
-closed form runs on the rows ``sqrt(s_i) x_i`` and targets ``sqrt(s_i) y_i``
-(:func:`solvers.certificates.scale_rows`), which is the same problem without weights.
+(K = XX', ``beta = X'x``). Their backends: the closed form (``"SVD"``,
+:func:`ridge_closed_form`), conjugate gradients on the normal equations (``"CG"``,
+:mod:`solvers._ridge_cg`) and CVXPY's, which solve the formulation (the tests
+cross-check them); every answer is certified by
+:func:`solvers.certificates.ridge_certificate`. With sample weights s
+(``sum_i s_i (y_i - x_i'beta)^2``) the closed form runs on the rows ``sqrt(s_i) x_i``
+and targets ``sqrt(s_i) y_i`` (:func:`solvers.certificates.scale_rows`), which is the
+same problem without weights.
 """
 
 import numpy as np
@@ -628,12 +630,20 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
         minimum-norm solution).
     class_weight : dict, "balanced" or None, default=None
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
-    solver : "svd", str or list of str, default="svd"
-        "svd" for the closed form; otherwise a CVXPY backend or chain solving
-        :func:`solvers.formulations.rlsc`.
+    solver : str or list of str, optional
+        A backend of this model, or a chain of them tried in order; names are
+        case-insensitive and ``solvers.available_backends("RLSC")`` lists them:
+        ``"SVD"`` (the closed form through the smaller Gram matrix, 000
+        eq. 2), ``"CG"`` (conjugate gradients; lam > 0) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...). None
+        (default): the chain the planner orders by cost for this problem
+        (docs/solvers.md, "Backends"); ``solve_attempts_`` says what ran and why.
+        Whichever backend answers, the answer is certified.
     solver_options : dict, optional
-        Passed to ``cvxpy.Problem.solve`` with a CVXPY backend (unused by "svd"); see
-        :func:`solvers.available_backends`.
+        Options of the backends: a key that is a backend's name holds its own
+        (``{"DUAL_CD": {"tol": 1e-9}}``), any other key goes to every backend of the
+        chain that takes it; an option no backend of the chain takes is a ValueError
+        naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
+        attempt.
 
     Attributes
     ----------
@@ -646,7 +656,8 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
     objective_ : float or ndarray of shape (n_classes,)
         The value of eq. (1) at x (equal to the primal objective at w).
     backend_ : str or list of str
-        "svd" or the CVXPY backend; ``problem_`` is set only with a CVXPY backend.
+        The backend that answered (``"SVD"``, ``"CG"`` or a CVXPY backend);
+        ``problem_`` is set only with a CVXPY backend.
     classes_ : ndarray of shape (n_classes,)
     estimators_ : list of RLSC
         With more than two classes: the binary fit of each class against the rest
@@ -668,7 +679,7 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
     >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
     >>> clf = RLSC(lam=1.0).fit(X, y)
     >>> clf.coef_.shape, clf.backend_, clf.certificate_.holds
-    ((1, 5), 'svd', True)
+    ((1, 5), 'SVD', True)
     >>> bool(np.allclose(clf.coef_, X.T @ clf.dual_coef_))  # eq. (3): w = X'x
     True
     >>> from sklearn.linear_model import RidgeClassifier
@@ -718,12 +729,11 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     lam : float > 0, default=1.0
         The ridge penalty; scikit-learn's ``Ridge`` calls it ``alpha`` (the same
         objective, so ``alpha=lam``).
-    solver : "svd", str or list of str, default="svd"
-        "svd" for the closed form; otherwise a CVXPY backend or chain solving
-        :func:`solvers.formulations.ridge`.
+    solver : str or list of str, optional
+        As in :class:`RLSC`: ``"SVD"``, ``"CG"`` or CVXPY's QP backends solving
+        :func:`solvers.formulations.ridge`; None (default) for the planned chain.
     solver_options : dict, optional
-        Passed to ``cvxpy.Problem.solve`` with a CVXPY backend (unused by "svd"); see
-        :func:`solvers.available_backends`.
+        As in :class:`RLSC`.
 
     Attributes
     ----------
@@ -735,7 +745,8 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     objective_ : float
         The objective at ``coef_``.
     backend_ : str
-        "svd" or the CVXPY backend; ``problem_`` is set only with a CVXPY backend.
+        The backend that answered (``"SVD"``, ``"CG"`` or a CVXPY backend);
+        ``problem_`` is set only with a CVXPY backend.
 
     See Also
     --------

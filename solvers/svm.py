@@ -8,10 +8,12 @@ otherwise) and ``support_``, the indices with ``alpha_ > 0``: the support vector
 Every estimator takes ``sample_weight`` in ``fit`` and ``class_weight`` (as
 scikit-learn's SVC): sample i's loss is multiplied by ``s_i`` (times its class's
 weight), which bounds its multiplier by ``C s_i`` (2-norm SVMs) or ``s_i`` (1-norm
-SVM). Every internal solver takes the weights (the Newton method, polishing, the
-working sets of samples and of features, the closed form above lam_max) except the
-exact paths, which are unweighted: with weights, the default chain is the CVXPY
-backends'.
+SVM). Every backend takes the weights except the exact paths (``"HOMOTOPY"``),
+which are unweighted: the planner leaves them out of a weighted fit.
+
+How a fit runs (centring, the planned chain, the transformations CVXPY's backends
+need) is shared: :mod:`solvers._l2_svm` for the 2-norm SVMs, :mod:`solvers._l1_models`
+for the 1-norm SVM and SVM2; the classes here add the formulation and read its answer.
 """
 
 import numpy as np
@@ -63,9 +65,19 @@ class SVMDual(TwoNormSVM, BinaryLinearClassifier):
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``
         (``"balanced"``: ``n_samples / (2 * count of the class)``).
     solver : str or list of str, optional
-        CVXPY backend or fallback chain; default ``DEFAULT_BACKENDS["QP"]``.
+        A backend of this model, or a chain of them tried in order; names are
+        case-insensitive and ``solvers.available_backends("SVMDual")`` lists them:
+        ``"DUAL_CD"`` (dual coordinate descent, Hsieh et al. 2008, with an
+        exact intercept) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...). None
+        (default): the chain the planner orders by cost for this problem
+        (docs/solvers.md, "Backends"); ``solve_attempts_`` says what ran and why.
+        Whichever backend answers, the answer is certified.
     solver_options : dict, optional
-        Passed to ``cvxpy.Problem.solve``; see :func:`solvers.available_backends`.
+        Options of the backends: a key that is a backend's name holds its own
+        (``{"DUAL_CD": {"tol": 1e-9}}``), any other key goes to every backend of the
+        chain that takes it; an option no backend of the chain takes is a ValueError
+        naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
+        attempt.
 
     Attributes
     ----------
@@ -210,9 +222,9 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
     class_weight : dict, "balanced" or None, default=None
         As in :class:`SVMDual`.
     solver : str or list of str, optional
-        A CVXPY backend or fallback chain, or ``"NEWTON"`` (the finite Newton method,
-        squared hinge only); None (default): ``"NEWTON"`` then the QP backends for the
-        squared hinge, the QP backends (``DEFAULT_BACKENDS["QP"]``) for the hinge.
+        As in :class:`SVMDual`: ``"DUAL_CD"``, ``"NEWTON"`` (the finite Newton method,
+        squared hinge only) or CVXPY's QP backends; None (default) for the planned
+        chain.
     solver_options : dict, optional
         As in :class:`SVMDual`.
 
@@ -413,9 +425,10 @@ class L1SVM(_WeightedL1SVM):
     class_weight : dict, "balanced" or None, default=None
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
     solver : str or list of str, optional
-        A CVXPY backend, ``"HOMOTOPY"`` (the exact path, :func:`solvers.path.l1_svm_path`)
-        or a fallback chain of them; None (default): ``DEFAULT_BACKENDS["LP"]``, then
-        the exact path (without sample weights).
+        ``"COLUMN_GENERATION"`` (HiGHS's dual simplex on a growing set of features),
+        ``"HOMOTOPY"`` (the exact path, :func:`solvers.path.l1_svm_path`; no sample
+        weights), CVXPY's LP backends (HiGHS, Clarabel, ECOS, ...), or a chain of them;
+        None (default) for the planned chain, as in :class:`SVMDual`.
     solver_options : dict, optional
         As in :class:`SVMDual`.
 
@@ -582,9 +595,10 @@ class SVM2(_WeightedL1SVM):
     class_weight : dict, "balanced" or None, default=None
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
     solver : str or list of str, optional
-        A CVXPY backend, ``"HOMOTOPY"`` (the exact path, :func:`solvers.path.svm2_path`)
-        or a fallback chain of them; None (default) for the default chain. Whichever
-        backend solves it, the answer is certified.
+        ``"CD"`` (coordinate descent on working sets of features with Anderson
+        acceleration), ``"HOMOTOPY"`` (the exact path, :func:`solvers.path.svm2_path`;
+        no sample weights), CVXPY's QP backends, or a chain of them; None (default)
+        for the planned chain, as in :class:`SVMDual`.
     solver_options : dict, optional
         As in :class:`SVMDual`.
 
