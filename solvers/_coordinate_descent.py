@@ -210,7 +210,8 @@ def l1_coordinate_descent(
     --------
     solvers.certificates.lasso_certificate, solvers.certificates.svm2_certificate :
         The certificates the answer is made to pass.
-    solvers._active_set.solve_active_set : A working set solved by FISTA instead.
+    solvers.path.lasso_path, solvers.path.svm2_path : The exact paths, the other
+        backends of these models.
 
     Notes
     -----
