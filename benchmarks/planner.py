@@ -22,6 +22,7 @@ Each fit runs in a forked child with one BLAS thread; a case's times are the bes
 """
 
 import argparse
+import itertools
 import time
 import warnings
 from dataclasses import dataclass
@@ -60,8 +61,10 @@ SHAPES = (
     (100, 20, "dense"),
     (1000, 50, "dense"),
     (5000, 20, "dense"),
+    (20000, 50, "dense"),
     (200, 2000, "dense"),
     (2000, 20000, "text"),
+    (2000, 200000, "text"),
     (20000, 200000, "text"),
 )
 QUICK_SHAPES = ((100, 20, "dense"), (200, 2000, "dense"), (300, 3000, "text"))
@@ -127,71 +130,68 @@ def candidates(case):
     ]
 
 
-def _fits(case, X, target, weights, repeats, budget):
-    """The steps of one case in a child: the default's, then each backend's best time."""
+def _fit(case, X, target, weights, name, repeats, budget):
+    """The steps of one fit in a child: its best time, its answer, the planner's view."""
 
     def steps():
         with threadpool_limits(1), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             base = estimator(case, X, target)
-            for name in [None, *candidates(case)]:
-                best, answer = np.inf, None
-                for _ in range(repeats):
-                    est = clone(base).set_params(solver=name)
-                    start = time.perf_counter()
-                    try:
-                        est.fit(X, target, sample_weight=weights)
-                    except Exception as exc:  # noqa: BLE001 - reported in the table
-                        answer = f"failed: {type(exc).__name__}"
-                        break
-                    seconds = time.perf_counter() - start
-                    best = min(best, seconds)
-                    answer = est.backend_ if est.certificate_.holds else "uncertified"
-                    if seconds > 0.2 or seconds > budget / 4:
-                        break
+            best, answer, stats = np.inf, None, None
+            for _ in range(repeats):
+                est = clone(base).set_params(solver=name)
+                start = time.perf_counter()
+                try:
+                    est.fit(X, target, sample_weight=weights)
+                except Exception as exc:  # noqa: BLE001 - reported in the table
+                    answer = f"failed: {type(exc).__name__}"
+                    break
+                seconds = time.perf_counter() - start
+                best = min(best, seconds)
+                answer = est.backend_ if est.certificate_.holds else "uncertified"
                 stats = est.__dict__.get("_plan_stats")
-                yield {"solver": name, "seconds": best, "answer": answer, "stats": stats}
+                if seconds > 0.2 or seconds > budget / 4:
+                    break
+            yield {"seconds": best, "answer": answer, "stats": stats}
 
     return steps
 
 
 def warm_up():
-    """Fit every model with every candidate backend on tiny data, with and without
-    weights, so that imports and compiled kernels are loaded before the children fork."""
+    """Fit every model with every candidate backend on tiny dense and CSR data, with and
+    without weights, so that imports and compiled kernels are loaded before the
+    children fork."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for model in MODELS:
-            for weighted in (False, True):
-                case = Case(model, 60, 8, "dense", MODELS[model][2][0], weighted)
-                X, target, weights = data(case)
-                base = estimator(case, X, target)
-                for name in [None, *candidates(case)]:
-                    try:
-                        clone(base).set_params(solver=name).fit(X, target, sample_weight=weights)
-                    except Exception:  # noqa: BLE001, S112 - a failure here is measured later
-                        continue
+        for model, kind, weighted in itertools.product(MODELS, ("dense", "text"), (False, True)):
+            d = 8 if kind == "dense" else 300
+            case = Case(model, 60, d, kind, MODELS[model][2][0], weighted)
+            X, target, weights = data(case)
+            base = estimator(case, X, target)
+            for name in [None, *candidates(case)]:
+                try:
+                    clone(base).set_params(solver=name).fit(X, target, sample_weight=weights)
+                except Exception:  # noqa: BLE001, S112 - a failure here is measured later
+                    continue
 
 
 def measure(case, repeats, budget):
-    """Times of the default and of every candidate backend on one case."""
+    """Times of the default and of every candidate backend on one case, each in a child."""
     X, target, weights = data(case)
-    results = {"case": case, "times": {}, "answers": {}}
-    try:
-        for step in forked_steps(_fits(case, X, target, weights, repeats, budget), budget):
-            key = step["solver"] or "default"
-            results["times"][key] = step["seconds"]
-            results["answers"][key] = step["answer"]
-            if step["stats"] is not None and step["solver"] is None:
-                results["stats"] = step["stats"]
-    except StepTimeout:
-        done = set(results["times"])
-        for name in ["default", *candidates(case)]:
-            if name not in done:
-                results["times"][name] = np.inf
-                results["answers"][name] = f"over budget ({budget:g} s)"
-                break
-    except ChildError as exc:
-        results["error"] = str(exc)
+    results = {"case": case, "times": {}, "answers": {}, "budget": budget}
+    for name in [None, *candidates(case)]:
+        key = name or "default"
+        try:
+            (step,) = forked_steps(_fit(case, X, target, weights, name, repeats, budget), budget)
+        except StepTimeout:
+            results["times"][key], results["answers"][key] = np.inf, f"over {budget:g} s"
+            continue
+        except ChildError as exc:
+            results["times"][key], results["answers"][key] = np.nan, f"error: {exc}"
+            continue
+        results["times"][key], results["answers"][key] = step["seconds"], step["answer"]
+        if name is None and step["stats"] is not None:
+            results["stats"] = step["stats"]
     return results
 
 
@@ -246,7 +246,7 @@ def calibrate(results):
         for name, seconds in r["times"].items():
             if name == "default" or not (r["answers"].get(name) == name or np.isinf(seconds)):
                 continue
-            value = seconds if np.isfinite(seconds) else r.get("budget", 30.0)
+            value = seconds if np.isfinite(seconds) else r["budget"]
             rows.setdefault((stats.model, name), []).append((stats.features(), np.log(value)))
     costs = dict(_costs.COSTS)
     for key, points in rows.items():
@@ -283,7 +283,6 @@ def main(argv=None):
     results = []
     for case in cases:
         result = measure(case, args.repeats, args.budget)
-        result["budget"] = args.budget
         results.append(result)
         name, fastest = _fastest(result)
         print(f"  {case}: default {result['times'].get('default', np.nan):.3g} s "

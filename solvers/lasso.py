@@ -54,8 +54,8 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         case-insensitive and ``solvers.available_backends("WeightedLasso")`` lists them:
         ``"CD"`` (coordinate descent on working sets of features with Anderson
         acceleration), ``"HOMOTOPY"`` (the exact LARS path, :func:`solvers.path.lasso_path`;
-        no sample weights) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...). None
-        (default): the chain the planner orders by cost for this problem
+        no sample weights) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...).
+        None (default): the chain the planner orders by cost for this problem
         (docs/solvers.md, "Backends"); ``solve_attempts_`` says what ran and why.
         Whichever backend answers, the answer is certified.
     solver_options : dict, optional

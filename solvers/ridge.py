@@ -632,10 +632,10 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
         Multiplies the sample weights of each class, as in ``sklearn.svm.SVC``.
     solver : str or list of str, optional
         A backend of this model, or a chain of them tried in order; names are
-        case-insensitive and ``solvers.available_backends("RLSC")`` lists them:
-        ``"SVD"`` (the closed form through the smaller Gram matrix, 000
-        eq. 2), ``"CG"`` (conjugate gradients; lam > 0) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...). None
-        (default): the chain the planner orders by cost for this problem
+        case-insensitive and ``solvers.available_backends("RLSC")`` lists them: ``"SVD"``
+        (the closed form through the smaller Gram matrix, 000 eq. 2), ``"CG"`` (conjugate
+        gradients; lam > 0) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...).
+        None (default): the chain the planner orders by cost for this problem
         (docs/solvers.md, "Backends"); ``solve_attempts_`` says what ran and why.
         Whichever backend answers, the answer is certified.
     solver_options : dict, optional

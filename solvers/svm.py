@@ -67,10 +67,10 @@ class SVMDual(TwoNormSVM, BinaryLinearClassifier):
     solver : str or list of str, optional
         A backend of this model, or a chain of them tried in order; names are
         case-insensitive and ``solvers.available_backends("SVMDual")`` lists them:
-        ``"DUAL_CD"`` (dual coordinate descent, Hsieh et al. 2008, with an
-        exact intercept) and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...). None
-        (default): the chain the planner orders by cost for this problem
-        (docs/solvers.md, "Backends"); ``solve_attempts_`` says what ran and why.
+        ``"DUAL_CD"`` (dual coordinate descent, Hsieh et al. 2008, with an exact intercept)
+        and CVXPY's installed QP backends (Clarabel, ECOS, OSQP, ...). None (default): the
+        chain the planner orders by cost for this problem (docs/solvers.md, "Backends");
+        ``solve_attempts_`` says what ran and why.
         Whichever backend answers, the answer is certified.
     solver_options : dict, optional
         Options of the backends: a key that is a backend's name holds its own

@@ -12,7 +12,6 @@ stall (:data:`STALLS`, each with its reason). Never a wrong answer.
 
 import itertools
 
-import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
