@@ -36,8 +36,7 @@ from benchmarks._text import text_like, text_regression_target
 from benchmarks._timing import ChildError, StepTimeout, forked_steps
 from benchmarks.solvers import classification_data, regression_target
 from solvers import L1SVM, L2SVM, SVM2, RidgeRegression, SVMDual, WeightedLasso
-from solvers._planner import CVXPY_FALLBACKS
-from solvers._registry import PROBLEM_CLASS, backend, backends_for
+from solvers._registry import DEFAULT_BACKENDS, PROBLEM_CLASS, backend, backends_for
 
 COSTS_FILE = Path(__file__).parents[1] / "solvers" / "_costs.py"
 TARGET_RATIO = 1.5
@@ -121,7 +120,7 @@ def estimator(case, X, target):
 def candidates(case):
     """The backends the planner may choose for the case: the model's own and its
     default CVXPY ones (those that take sample weights when the case has them)."""
-    fallbacks = CVXPY_FALLBACKS[PROBLEM_CLASS[case.model]]
+    fallbacks = DEFAULT_BACKENDS[PROBLEM_CLASS[case.model]]
     return [
         name
         for name in backends_for(case.model)

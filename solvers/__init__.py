@@ -22,7 +22,7 @@ _LAZY = {
     "HybridSVM": "adaptive",
     "RSWeightedSVM": "adaptive",
     "RSWeightedLasso": "adaptive",
-    "DEFAULT_BACKENDS": "_backends",
+    "DEFAULT_BACKENDS": "_registry",
     "available_backends": "_registry",
     "AdaptiveLasso": "lasso",
     "WeightedLasso": "lasso",

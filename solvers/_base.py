@@ -249,16 +249,18 @@ class LinearModel(BaseEstimator):
         self.__dict__.update(saved)
         return certificate
 
-    def _polish_if_cheap(self, X, y, size):
+    def _polish_if_cheap(self, X, y, rows, columns):
         """Polish a first-order backend's answer when that is cheap: exact where it costs
         little.
 
         A first-order backend stops at a relative gap of about 1e-7; the exact optimum
-        on its pattern (``_polish``) is one linear system whose dense block has ``size``
-        entries. Below :data:`CHEAP_POLISH` entries it is solved, and kept when its gap
-        is smaller.
+        on its pattern (``_polish``) is one linear system in ``columns`` unknowns with a
+        dense block of ``rows x columns`` entries. When that block has at most
+        :data:`CHEAP_POLISH` entries and the system at most ``CHEAP_POLISH / 10`` (about
+        0.1 s of flops in all), it is solved, and kept when its gap is smaller.
         """
-        if size > CHEAP_POLISH or not hasattr(self, "_polish"):  # read here: tests patch it
+        small = rows * columns <= CHEAP_POLISH and columns * columns <= CHEAP_POLISH / 10
+        if not small or not hasattr(self, "_polish"):  # CHEAP_POLISH read here: tests patch it
             return
         before = self._certificate(X, y)
         saved = {k: v for k, v in self.__dict__.items() if k.endswith("_") and k[0] != "_"}

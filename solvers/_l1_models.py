@@ -29,6 +29,7 @@ from ._columns import centre_offset_columns
 from ._losses import SQUARES
 from ._penalty import check_penalty_weights, l1_lam_max
 from ._sample_working_set import SampleWorkingSet
+from .certificates import GAP_TOLERANCE
 from .exceptions import PathWarning
 
 __all__ = ["WeightedL1Penalty"]
@@ -197,8 +198,13 @@ class WeightedL1Penalty(SampleWorkingSet):
             {"coef": result.coef, "intercept": result.intercept, "working_set": result.working_set},
         )
         self._set_solution(X, y, result.coef, result.intercept)
-        support = np.count_nonzero(result.coef)
-        self._polish_if_cheap(X, y, X.shape[0] * support)
+        if not result.converged and result.relative_gap > GAP_TOLERANCE:
+            return Outcome(
+                "max_iter",
+                f"not converged in {result.iterations} rounds (relative duality gap "
+                f"{result.relative_gap:.2e})",
+            )
+        self._polish_if_cheap(X, y, X.shape[0], np.count_nonzero(result.coef))
         return optimal("" if result.converged else f"not converged in {result.iterations} rounds")
 
     def _run_column_generation(self, X, y, options, warm):

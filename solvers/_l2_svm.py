@@ -31,7 +31,7 @@ from ._columns import centre_offset_columns, large_columns
 from ._losses import LOSSES, margin_slack
 from ._polish import hinge_intercept, refit_svm_dual
 from ._sample_working_set import SampleWorkingSet
-from .certificates import svm_certificate
+from .certificates import GAP_TOLERANCE, svm_certificate
 from .ridge import dominant_columns
 
 __all__ = ["TwoNormSVM", "c_plans", "large_column_scale"]
@@ -175,8 +175,14 @@ class TwoNormSVM(SampleWorkingSet):
             "DUAL_CD", key, {"alpha": result.alpha, "intercept": result.intercept}
         )
         self._set_dual_solution(X, y, result.alpha, result.coef, result.intercept)
+        if not result.converged and result.relative_gap > GAP_TOLERANCE:
+            return Outcome(
+                "max_iter",
+                f"not converged in {result.epochs} epochs (relative duality gap "
+                f"{result.relative_gap:.2e})",
+            )
         free = np.count_nonzero((result.alpha > 0) & (result.alpha < self.C * s))
-        self._polish_if_cheap(X, y, free * X.shape[1])
+        self._polish_if_cheap(X, y, X.shape[1], free)
         return optimal("" if result.converged else f"not converged in {result.epochs} epochs")
 
     def _run_newton(self, X, y, options, warm):

@@ -6,9 +6,9 @@ from the size of the problem (:class:`ProblemStats`: n, d, the nonzeros, dense o
 sparse, how hard the regularisation makes it, sample weights, a warm start), and the
 chain is every eligible backend in increasing order of its estimate: the cheapest
 first, the others as fallbacks should its answer fail the certificate. A backend
-that does not take sample weights is left out of a weighted fit, and CVXPY backends
-that are known to stop short of a certified answer on the model
-(:data:`CVXPY_FALLBACKS`) are left out of the default chain. ``solve_attempts_``
+that does not take sample weights is left out of a weighted fit, and only the CVXPY
+backends of :data:`solvers._registry.DEFAULT_BACKENDS` enter it (the others stop short
+of a certified answer on these models). ``solve_attempts_``
 records each backend's estimate and rank.
 
 The estimates are log-linear in the statistics,
@@ -24,20 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _costs
-from ._registry import PROBLEM_CLASS, backend, backends_for, check_chain, split_options
+from ._registry import (
+    DEFAULT_BACKENDS,
+    PROBLEM_CLASS,
+    backend,
+    backends_for,
+    check_chain,
+    split_options,
+)
 
-__all__ = ["ProblemStats", "Step", "CVXPY_FALLBACKS", "estimate", "plan"]
-
-#: The CVXPY backends that enter a default chain, per problem class, in their order
-#: of reliability on these models: HiGHS's simplex returns an exact vertex of the
-#: 1-norm SVM's LP; Clarabel solves the QPs to 1e-10; ECOS follows; OSQP stops at
-#: ``optimal_inaccurate`` on the LP, HiGHS hits its iteration limit on the
-#: squared-hinge QP, and SCS rarely reaches the certificate's tolerance, so those are
-#: only run when named.
-CVXPY_FALLBACKS = {
-    "LP": ("HIGHS", "CLARABEL", "ECOS"),
-    "QP": ("CLARABEL", "ECOS", "OSQP"),
-}
+__all__ = ["ProblemStats", "Step", "estimate", "plan"]
 
 
 @dataclass(frozen=True)
@@ -154,7 +150,7 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
             else Step(name, {}, "as given by solver", skip="is not installed")
             for name, usable in named
         ]
-    fallbacks = CVXPY_FALLBACKS[PROBLEM_CLASS[stats.model]]
+    fallbacks = DEFAULT_BACKENDS[PROBLEM_CLASS[stats.model]]
     eligible = [
         name
         for name in backends_for(stats.model)
