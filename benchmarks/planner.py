@@ -281,9 +281,13 @@ def save(results, path):
 
 
 def write_costs(costs):
+    """Rewrite the COSTS table of :mod:`solvers._costs`, keeping its docstring."""
     text = COSTS_FILE.read_text()
     head = text[: text.index("COSTS = {")]
-    lines = [f"    {key!r}: {value!r}," for key, value in sorted(costs.items())]
+    lines = [
+        f"    {key!r}: (\n        " + ", ".join(f"{v:.4f}" for v in value) + ",\n    ),"
+        for key, value in sorted(costs.items())
+    ]
     COSTS_FILE.write_text(head + "COSTS = {\n" + "\n".join(lines) + "\n}\n")
 
 

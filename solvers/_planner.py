@@ -11,6 +11,11 @@ backends of :data:`solvers._registry.DEFAULT_BACKENDS` enter it (the others stop
 of a certified answer on these models). ``solve_attempts_``
 records each backend's estimate and rank.
 
+When the exact path (``"HOMOTOPY"``) is planned ahead of a backend that takes a warm
+start, it runs with a budget of breakpoints (:data:`PATH_BUDGET`, or twice the smaller
+dimension of X): its breakpoints are what its estimate knows least, and past the
+budget it hands its last breakpoint to that backend (:mod:`solvers._chain`).
+
 The estimates are log-linear in the statistics,
 ``log t = theta . (1, log n, log d, log nnz, hardness, weighted, sparse, warm)``,
 with one ``theta`` per (model, backend) fitted by least squares on measured fit times:
@@ -34,6 +39,10 @@ from ._registry import (
 )
 
 __all__ = ["ProblemStats", "Step", "estimate", "plan"]
+
+#: The least budget of breakpoints the exact path gets in a planned chain (and twice
+#: the smaller dimension of X when that is more).
+PATH_BUDGET = 100
 
 
 @dataclass(frozen=True)
@@ -159,20 +168,24 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
     ]
     costs = {name: estimate(name, stats) for name in eligible}
     # Equal estimates (no cost model) keep the declared order: own backends, then
-    # CVXPY's in the order of CVXPY_FALLBACKS.
+    # CVXPY's in the order of DEFAULT_BACKENDS.
     order = {name: k for k, name in enumerate(_declared_order(eligible, fallbacks))}
     chain = sorted(eligible, key=lambda name: (costs[name], order[name]))
     options = split_options(solver_options, chain)
-    return [
-        Step(
-            name,
-            options[name],
-            f"planned {rank} of {len(chain)}: estimated "
-            + ("(no cost model)" if math.isinf(costs[name]) else f"{costs[name]:.2g} s"),
-            warm_start=backend(name).warm_start,
+    steps = []
+    for rank, name in enumerate(chain, start=1):
+        reason = f"planned {rank} of {len(chain)}: estimated " + (
+            "(no cost model)" if math.isinf(costs[name]) else f"{costs[name]:.2g} s"
         )
-        for rank, name in enumerate(chain, start=1)
-    ]
+        later = [backend(other).warm_start for other in chain[rank:]]
+        if name == "HOMOTOPY" and any(later) and "max_steps" not in options[name]:
+            # The path's breakpoints are the hard part to estimate: past a budget it
+            # hands its last breakpoint to the next backend that takes a warm start.
+            budget = max(PATH_BUDGET, 2 * min(stats.n, stats.d))
+            options[name] = {**options[name], "max_steps": budget}
+            reason += f", a budget of {budget} breakpoints"
+        steps.append(Step(name, options[name], reason, warm_start=backend(name).warm_start))
+    return steps
 
 
 def _declared_order(names, fallbacks):
