@@ -149,3 +149,16 @@ def test_the_time_limit_is_accepted_by_every_backend(text):
                 continue
             fit = est.set_params(solver=name, solver_options={"time_limit": 100.0}).fit(X, y)
             assert fit.certificate_.holds
+
+
+def test_a_path_planned_first_gets_a_budget_and_hands_over(monkeypatch):
+    """The path ahead of CD runs at most max(100, 2 min(n, d)) breakpoints."""
+    monkeypatch.setitem(costs.COSTS, ("lasso", "HOMOTOPY"), (-50.0, 0, 0, 0, 0, 0, 0, 0))
+    stats = ProblemStats("lasso", 60, 300, 18000, False, math.log(100.0))
+    first, *rest = plan(stats, estimator="WeightedLasso")
+    assert first.backend == "HOMOTOPY" and first.options == {"max_steps": 120}
+    assert "a budget of 120 breakpoints" in first.reason
+    assert any(step.backend == "CD" for step in rest)
+    # Named by the user, the path runs as asked.
+    (named,) = plan(stats, "HOMOTOPY", estimator="WeightedLasso")
+    assert named.options == {}
