@@ -12,9 +12,11 @@ of the default to the fastest backend. **Target (issue 19):** that ratio is at m
 ``python -m benchmarks.planner --calibrate`` measures the same grid, fits the cost
 model of every (model, backend) pair by least squares on the log of its times
 (:mod:`solvers._planner`: ``log t = theta . (1, log n, log d, log nnz, hardness,
-weighted, sparse, warm)``, shrunk towards the current coefficients where the grid
-says little, so that a backend measured on few cases keeps a sensible model), and
-rewrites :mod:`solvers._costs` with the result. A backend that ran past its budget
+weighted, sparse, warm, log min(n, d))``, shrunk towards the current coefficients
+where the grid says little, so that a backend measured on few cases keeps a
+sensible model), and rewrites :mod:`solvers._costs` with the result. ``--load
+FILE`` calibrates from the results an earlier run saved with ``--save FILE``
+instead of measuring again. A backend that ran past its budget
 on a case counts there with the budget as its time (an underestimate).
 
 Each fit runs in a forked child with one BLAS thread; a case's times are the best of
@@ -251,12 +253,13 @@ def calibrate(results):
             rows.setdefault((stats.model, name), []).append((stats.features(), np.log(value)))
     costs = dict(_costs.COSTS)
     for key, points in rows.items():
-        prior = np.asarray(costs.get(key, np.zeros(8)), dtype=float)
+        prior = np.zeros(features_size := points[0][0].size)
+        prior[: len(costs.get(key, ()))] = costs.get(key, ())
         features = np.array([p[0] for p in points])
         logs = np.array([p[1] for p in points])
         # Ridge towards the prior: argmin ||F theta - t||^2 + mu ||theta - prior||^2.
         mu = SHRINKAGE * len(points)
-        system = features.T @ features + mu * np.eye(features.shape[1])
+        system = features.T @ features + mu * np.eye(features_size)
         theta = np.linalg.solve(system, features.T @ logs + mu * prior)
         costs[key] = tuple(round(float(v), 4) for v in theta)
     write_costs(costs)
@@ -274,10 +277,29 @@ def save(results, path):
             "times": {k: (v if np.isfinite(v) else None) for k, v in r["times"].items()},
             "answers": r["answers"],
             "stats": dataclasses.asdict(r["stats"]) if r.get("stats") else None,
+            "budget": r["budget"],
         }
         for r in results
     ]
     Path(path).write_text(json.dumps(rows, indent=1))
+
+
+def load(path):
+    """The results :func:`save` wrote (the times back as floats, inf for none)."""
+    import json
+
+    from solvers._planner import ProblemStats
+
+    results = []
+    for row in json.loads(Path(path).read_text()):
+        results.append({
+            "case": Case(**row["case"]),
+            "times": {k: (np.inf if v is None else v) for k, v in row["times"].items()},
+            "answers": row["answers"],
+            "stats": ProblemStats(**row["stats"]) if row["stats"] else None,
+            "budget": row.get("budget", 30.0),
+        })  # fmt: skip
+    return results
 
 
 def write_costs(costs):
@@ -297,8 +319,16 @@ def main(argv=None):
     parser.add_argument("--calibrate", action="store_true", help="rewrite solvers/_costs.py")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--save", default=None, help="write the raw results to this JSON file")
+    parser.add_argument("--load", default=None, help="calibrate from a file of --save")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per fit")
     args = parser.parse_args(argv)
+    if args.load:
+        results = load(args.load)
+        print_table(results)
+        if args.calibrate:
+            calibrate(results)
+            print(f"\nrewrote {COSTS_FILE}")
+        return None
     cases = grid(QUICK_SHAPES if args.quick else SHAPES)
     with threadpool_limits(1):
         warm_up()

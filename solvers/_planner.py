@@ -17,7 +17,9 @@ dimension of X): its breakpoints are what its estimate knows least, and past the
 budget it hands its last breakpoint to that backend (:mod:`solvers._chain`).
 
 The estimates are log-linear in the statistics,
-``log t = theta . (1, log n, log d, log nnz, hardness, weighted, sparse, warm)``,
+``log t = theta . (1, log n, log d, log nnz, hardness, weighted, sparse, warm,
+log min(n, d))`` (the last for the methods whose cost is a Gram matrix's or a
+factorisation's),
 with one ``theta`` per (model, backend) fitted by least squares on measured fit times:
 ``python -m benchmarks.calibrate_planner`` measures every backend on a grid of
 problems and rewrites :mod:`solvers._costs`, which this module reads.
@@ -88,6 +90,7 @@ class ProblemStats:
                 float(self.weighted),
                 float(self.sparse),
                 float(self.warm),
+                math.log(min(self.n, self.d)),
             ]
         )
 
