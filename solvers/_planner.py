@@ -12,8 +12,8 @@ of a certified answer on these models). ``solve_attempts_``
 records each backend's estimate and rank.
 
 When the exact path (``"HOMOTOPY"``) is planned ahead of a backend that takes a warm
-start, it runs with a budget of breakpoints (:data:`PATH_BUDGET`, or twice the smaller
-dimension of X): its breakpoints are what its estimate knows least, and past the
+start, it runs with a budget of breakpoints (:data:`PATH_BUDGET`, or ``2 (n + min(n,
+d))``): its breakpoints are what its estimate knows least, and past the
 budget it hands its last breakpoint to that backend (:mod:`solvers._chain`).
 
 The estimates are log-linear in the statistics,
@@ -42,8 +42,9 @@ from ._registry import (
 
 __all__ = ["ProblemStats", "Step", "estimate", "plan"]
 
-#: The least budget of breakpoints the exact path gets in a planned chain (and twice
-#: the smaller dimension of X when that is more).
+#: The least budget of breakpoints the exact path gets in a planned chain: twice the
+#: samples (which cross the margin, for the SVMs) and the features that can be active
+#: (the smaller dimension of X) when that is more.
 PATH_BUDGET = 100
 
 
@@ -184,7 +185,7 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
         if name == "HOMOTOPY" and any(later) and "max_steps" not in options[name]:
             # The path's breakpoints are the hard part to estimate: past a budget it
             # hands its last breakpoint to the next backend that takes a warm start.
-            budget = max(PATH_BUDGET, 2 * min(stats.n, stats.d))
+            budget = max(PATH_BUDGET, 2 * (stats.n + min(stats.n, stats.d)))
             options[name] = {**options[name], "max_steps": budget}
             reason += f", a budget of {budget} breakpoints"
         steps.append(Step(name, options[name], reason, warm_start=backend(name).warm_start))

@@ -47,12 +47,12 @@ def test_the_planned_chain_is_ordered_by_the_cost_estimates():
 
 def test_a_cheaper_cost_model_moves_its_backend_first(monkeypatch):
     X, y = _lasso_data()
-    cheap = (-50.0, 0, 0, 0, 0, 0, 0, 0)
+    cheap = (-50.0, 0, 0, 0, 0, 0, 0, 0, 0)
     monkeypatch.setitem(costs.COSTS, ("lasso", "HOMOTOPY"), cheap)
     fit = WeightedLasso(lam=1.0).fit(X, y)
     assert fit.backend_ == "HOMOTOPY"
     assert fit.solve_attempts_[0]["reason"].startswith("planned 1 of")
-    monkeypatch.setitem(costs.COSTS, ("lasso", "CLARABEL"), (-60.0, 0, 0, 0, 0, 0, 0, 0))
+    monkeypatch.setitem(costs.COSTS, ("lasso", "CLARABEL"), (-60.0, 0, 0, 0, 0, 0, 0, 0, 0))
     assert WeightedLasso(lam=1.0).fit(X, y).backend_ == "CLARABEL"
 
 
@@ -152,12 +152,12 @@ def test_the_time_limit_is_accepted_by_every_backend(text):
 
 
 def test_a_path_planned_first_gets_a_budget_and_hands_over(monkeypatch):
-    """The path ahead of CD runs at most max(100, 2 min(n, d)) breakpoints."""
-    monkeypatch.setitem(costs.COSTS, ("lasso", "HOMOTOPY"), (-50.0, 0, 0, 0, 0, 0, 0, 0))
+    """The path ahead of CD runs at most max(100, 2 (n + min(n, d))) breakpoints."""
+    monkeypatch.setitem(costs.COSTS, ("lasso", "HOMOTOPY"), (-50.0, 0, 0, 0, 0, 0, 0, 0, 0))
     stats = ProblemStats("lasso", 60, 300, 18000, False, math.log(100.0))
     first, *rest = plan(stats, estimator="WeightedLasso")
-    assert first.backend == "HOMOTOPY" and first.options == {"max_steps": 120}
-    assert "a budget of 120 breakpoints" in first.reason
+    assert first.backend == "HOMOTOPY" and first.options == {"max_steps": 240}
+    assert "a budget of 240 breakpoints" in first.reason
     assert any(step.backend == "CD" for step in rest)
     # Named by the user, the path runs as asked.
     (named,) = plan(stats, "HOMOTOPY", estimator="WeightedLasso")
