@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from scipy.optimize import lsq_linear
 from sklearn.base import clone
 from threadpoolctl import threadpool_limits
 
@@ -42,6 +43,8 @@ from solvers import L1SVM, L2SVM, SVM2, RidgeRegression, SVMDual, WeightedLasso
 from solvers._registry import DEFAULT_BACKENDS, PROBLEM_CLASS, backend, backends_for
 
 COSTS_FILE = Path(__file__).parents[1] / "solvers" / "_costs.py"
+#: The position of the hardness among the cost models' features.
+HARDNESS = 4
 TARGET_RATIO = 1.5
 #: How strongly a fit is pulled towards the current coefficients (per case, in the
 #: units of squared log seconds).
@@ -257,10 +260,16 @@ def calibrate(results):
         prior[: len(costs.get(key, ()))] = costs.get(key, ())
         features = np.array([p[0] for p in points])
         logs = np.array([p[1] for p in points])
-        # Ridge towards the prior: argmin ||F theta - t||^2 + mu ||theta - prior||^2.
-        mu = SHRINKAGE * len(points)
-        system = features.T @ features + mu * np.eye(features_size)
-        theta = np.linalg.solve(system, features.T @ logs + mu * prior)
+        # Ridge towards the prior, argmin ||F theta - t||^2 + mu ||theta - prior||^2, with
+        # a harder problem never cheaper (the hardness coefficient >= 0).
+        root = np.sqrt(SHRINKAGE * len(points))
+        lower = np.full(features_size, -np.inf)
+        lower[HARDNESS] = 0.0
+        theta = lsq_linear(
+            np.vstack((features, root * np.eye(features_size))),
+            np.concatenate((logs, root * prior)),
+            bounds=(lower, np.inf),
+        ).x
         costs[key] = tuple(round(float(v), 4) for v in theta)
     write_costs(costs)
     return costs

@@ -35,7 +35,9 @@ class Outcome:
     timings : dict
         Extra entries for the attempt's record (CVXPY's compile and solve times).
     certificate : solvers.certificates.Certificate, optional
-        The certificate of an answer the backend itself found wanting.
+        The certificate the backend computed with :mod:`solvers.certificates` on the
+        fitted attributes (the chain then takes it instead of computing it again), or
+        that of an answer the backend itself found wanting.
     """
 
     status: str
@@ -114,7 +116,7 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
             warm, source = outcome.point, step.backend
         if outcome.status == "optimal":
             try:
-                certificate = certify()
+                certificate = outcome.certificate or certify()
             except (ArithmeticError, ValueError, TypeError) as exc:  # no value read back
                 record["message"] = f"no certificate: {first_line(exc)}"
             else:

@@ -227,7 +227,11 @@ class WeightedL1Penalty(SampleWorkingSet):
             "COLUMN_GENERATION", key, {"working": result.working, "basis": result.basis}
         )
         self._set_dual_solution(X, y, result.coef, result.intercept, result.alpha)
-        return optimal("" if result.converged else f"not converged in {result.rounds} rounds")
+        message = "" if result.converged else f"not converged in {result.rounds} rounds"
+        # result.certificate is _certificate's (l1_svm_certificate with alpha_); one that
+        # fails goes through _certify, which polishes.
+        held = result.certificate if result.certificate.holds else None
+        return Outcome("optimal", message, certificate=held)
 
     # -- CVXPY's backends -------------------------------------------------------
 

@@ -42,6 +42,9 @@ from ._registry import (
 
 __all__ = ["ProblemStats", "Step", "estimate", "plan"]
 
+#: Hardness beyond this (lam = 0 for ridge, C times 1e12 for a column at 1e6) is
+#: counted as this: the cost models are fitted well below it and must not extrapolate.
+HARDNESS_CAP = 15.0
 #: The least budget of breakpoints the exact path gets in a planned chain: twice the
 #: samples (which cross the margin, for the SVMs) and the features that can be active
 #: (the smaller dimension of X) when that is more.
@@ -87,7 +90,7 @@ class ProblemStats:
                 math.log(self.n),
                 math.log(self.d),
                 math.log(max(self.nnz, 1)),
-                self.hardness,
+                min(self.hardness, HARDNESS_CAP),
                 float(self.weighted),
                 float(self.sparse),
                 float(self.warm),

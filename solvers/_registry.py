@@ -185,7 +185,7 @@ _OWN = (
         "conjugate gradients on the smaller normal equations",
         warm_start=True,
         options={
-            "tol": Option(1e-7, "relative duality gap at which it stops"),
+            "tol": Option(5e-7, "relative duality gap at which it stops"),
             "max_iter": Option(1000, "conjugate-gradient iterations at most"),
         },
     ),

@@ -9,26 +9,30 @@ intercept, with sample weights ``s_i >= 0``:
 - the map: ``u = sqrt(S) (y - Xb)`` and ``b = X'x`` for the dual coefficients
   ``x = S(y - Xb) / lam`` (RLSC's ``x = (XX' + lam I)^-1 y`` when s = 1, 000 eq. (2)).
 
-The optimum solves the normal equations ``(A'A + lam I) b = X'Sy``, here by the
-preconditioned conjugate gradient method (Hestenes & Stiefel 1952) with products with
-X and X' only: X is never densified or copied, no Gram matrix is formed, and the
-weights enter the products as the vector s (``A'A v = X'(s * Xv)``). Its residual is
-the gradient of the primal, so the certificate's duality gap,
-``||X'S(y - Xb) - lam b||^2 / lam``, is known at every iteration for free; CG stops
-when it is below ``tol`` times ``sum_i s_i y_i^2`` (the objective at b = 0, at most the
-certificate's scale). The answer is then certified from the data by
-:func:`solvers.certificates.ridge_certificate`; if rounding in CG's recurrences left
-the true gap above ``tol`` (or above the rounding level of float64, the certificate's
-``resolution``), CG restarts from the true residual, until ``max_iter``.
+The optimum solves the normal equations ``(A'A + lam I) b = X'Sy`` (n >= d), or the
+dual system ``(AA' + lam I) z = sqrt(S) y`` with ``b = A'z`` and ``x = sqrt(S) z``
+(n < d), here by the preconditioned conjugate gradient method (Hestenes & Stiefel
+1952) with products with X and X' only: X is never densified or copied, no Gram
+matrix is formed, and the weights enter the products as vectors. Either residual
+gives the certificate's duality gap at every iteration for free: the primal system's
+is the gradient g, and the gap of the residual's dual point is ``||g||^2 / lam``; the
+dual system's residual r gives, with the dual point ``lam z``, the gap ``||r||^2``
+(:func:`solvers.certificates.ridge_certificate` with ``dual_coef``), which a small lam
+does not inflate. CG stops when the gap is below ``tol`` times ``sum_i s_i y_i^2``
+(the objective at b = 0, at most the certificate's scale). The answer is then
+certified from the data; if rounding in CG's recurrences left the true gap above
+``tol`` (or above the rounding level of float64, the certificate's ``resolution``), CG
+restarts from the true residual, until ``max_iter``.
 
-Two choices were measured on ``benchmarks._text`` corpora (tf-idf, Zipf word
-frequencies), lam in {0.1, 1, 10}, to a gap of 1e-7:
+Choices measured on ``benchmarks._text`` corpora (tf-idf, Zipf word frequencies):
 
-- The primal system even when n < d: CG on the dual system ``(AA' + lam I) z =
-  sqrt(S) y`` (``b = A'z``; the same Krylov space of b) took 15-25% more iterations
-  (63 for 50 at 20000 x 200000, lam = 0.1): primal CG minimises the primal objective
-  over that space, the dual CG does not. Both keep vectors of length d.
-- The preconditioner ``M = diag(A'A + lam I)^(1/2)``, the square root of Jacobi's:
+- The dual system when n < d: its vectors have length n, not d (at 2000 x 200000 the
+  primal's d-length vector updates cost more than its two products), and its gap,
+  not divided by lam, is met in fewer iterations at a small lam. Unless a column
+  dwarfs the others (:func:`solvers._columns.large_columns`): the primal's
+  preconditioner scales it, the dual's scales rows.
+- The preconditioner ``M = diag(A'A + lam I)^(1/2)`` for the primal system (and
+  ``diag(AA' + lam I)^(1/2)`` for the dual), the square root of Jacobi's:
   21, 9 and 6 iterations at 20000 x 200000 where none took 50, 21 and 8 and Jacobi's
   98, 36 and 20; Jacobi equalises the columns and spreads the small eigenvalues of
   the rare words through the spectrum, no scaling leaves the frequent words' large
@@ -43,12 +47,14 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._columns import large_columns
 from .certificates import GAP_TOLERANCE, Certificate, ridge_certificate
 
 __all__ = ["RidgeCGResult", "ridge_cg"]
 
-#: The relative duality gap at which CG stops (a tenth of the estimators' tolerance).
-INNER_TOLERANCE = 0.1 * GAP_TOLERANCE
+#: The relative duality gap at which CG stops (half the estimators' tolerance: the
+#: gap CG tracks is the certificate's, and a restart mends what rounding drifts).
+INNER_TOLERANCE = 0.5 * GAP_TOLERANCE
 #: CG iterations at most, over all restarts.
 MAX_ITER = 1000
 
@@ -94,6 +100,7 @@ def ridge_cg(
     *,
     sample_weight=None,
     coef=None,
+    dual_coef=None,
     tol=INNER_TOLERANCE,
     max_iter=MAX_ITER,
 ):
@@ -112,7 +119,10 @@ def ridge_cg(
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0``, not all 0 (default 1).
     coef : ndarray of shape (n_features,), optional
-        A starting b (e.g. an earlier fit's, at another lam).
+        A starting b (e.g. an earlier fit's, at another lam) for the primal system
+        (n >= d).
+    dual_coef : ndarray of shape (n_samples,), optional
+        A starting x for the dual system (n < d).
     tol : float, default=INNER_TOLERANCE
         The relative duality gap to reach.
     max_iter : int, default=MAX_ITER
@@ -140,24 +150,29 @@ def ridge_cg(
     y = np.asarray(y, dtype=np.float64)
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     squares = _weighted_column_squares(X, s)
-    system = _NormalEquations(X, s, lam, np.sqrt(squares + lam))
-    rhs = system.transposed(s * y)
+    # The dual system's preconditioner scales rows: a column that dwarfs the others
+    # (a Unix timestamp) needs the primal's, which scales columns.
+    dual = d > n and large_columns(np.sqrt(squares))[0].size == 0
+    system = (_DualSystem if dual else _NormalEquations)(X, s, lam, squares)
+    start = system.start(coef, dual_coef)
     target = tol * float(s @ (y * y))
-    beta = np.zeros(d) if coef is None else np.array(coef, dtype=np.float64)
-    iterations = 0
+    unknown, iterations = start, 0
     while True:
-        start = iterations
-        beta, iterations = _conjugate_gradients(system, rhs, beta, target, iterations, max_iter)
+        first = iterations
+        unknown, iterations = _conjugate_gradients(
+            system, system.rhs(y), unknown, target, iterations, max_iter
+        )
+        beta, x = system.solution(unknown, y)
         certificate = ridge_certificate(
-            X, y, beta, lam, sample_weight=sample_weight, norms=np.sqrt(squares)
+            X, y, beta, lam, dual_coef=x, sample_weight=sample_weight, norms=system.norms
         )
         converged = certificate.relative_gap <= max(tol, certificate.resolution)
         # A restart from the true residual that stops at once cannot do better.
-        if converged or iterations >= max_iter or iterations == start:
+        if converged or iterations >= max_iter or iterations == first:
             break
     return RidgeCGResult(
         coef=beta,
-        dual_coef=s * (y - system.times(beta)) / lam,
+        dual_coef=x,
         certificate=certificate,
         converged=bool(converged),
         iterations=iterations,
@@ -165,34 +180,79 @@ def ridge_cg(
 
 
 class _NormalEquations:
-    """``(X'SX + lam I) v`` by two products, and the preconditioner's diagonal."""
+    """The primal system ``(X'SX + lam I) b = X'Sy``, its preconditioner and its gap.
 
-    def __init__(self, X, s, lam, preconditioner):
+    ``A'A v = X'(s * Xv)``; the gap of the residual's dual point is ``||g||^2 / lam``.
+    """
+
+    def __init__(self, X, s, lam, squares):
         self.X, self.s, self.lam = X, s, lam
-        self.preconditioner = preconditioner
+        self.norms = np.sqrt(squares)
+        self.preconditioner = np.sqrt(squares + lam)
 
-    def times(self, v):
-        return np.asarray(self.X @ v).ravel()
+    def start(self, coef, dual_coef):
+        return np.zeros(self.X.shape[1]) if coef is None else np.array(coef, dtype=np.float64)
 
-    def transposed(self, v):
-        return np.asarray(self.X.T @ v).ravel()
+    def rhs(self, y):
+        return np.asarray(self.X.T @ (self.s * y)).ravel()
 
     def apply(self, v):
-        return self.transposed(self.s * self.times(v)) + self.lam * v
+        return np.asarray(self.X.T @ (self.s * (self.X @ v))).ravel() + self.lam * v
+
+    def gap(self, residual):
+        return residual @ residual / self.lam
+
+    def solution(self, beta, y):
+        """b, and the dual coefficients ``x = S(y - Xb) / lam``."""
+        return beta, self.s * (y - np.asarray(self.X @ beta).ravel()) / self.lam
+
+
+class _DualSystem:
+    """The dual system ``(AA' + lam I) z = sqrt(S) y`` (``A = sqrt(S) X``), its
+    preconditioner and its gap: with ``b = A'z`` and the dual point ``lam z``, the
+    certificate's gap is the squared residual."""
+
+    def __init__(self, X, s, lam, squares):
+        self.X, self.root, self.lam = X, np.sqrt(s), lam
+        self.norms = np.sqrt(squares)
+        rows = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
+        rows = np.einsum("ij,ij->i", X, X) if rows is None else rows
+        self.preconditioner = np.sqrt(s * rows + lam)
+
+    def start(self, coef, dual_coef):
+        if dual_coef is None:
+            return np.zeros(self.X.shape[0])
+        x = np.asarray(dual_coef, dtype=np.float64)
+        return np.divide(x, self.root, out=np.zeros_like(x), where=self.root > 0)
+
+    def rhs(self, y):
+        return self.root * y
+
+    def apply(self, v):
+        product = np.asarray(self.X.T @ (self.root * v)).ravel()
+        return self.root * np.asarray(self.X @ product).ravel() + self.lam * v
+
+    def gap(self, residual):
+        return residual @ residual
+
+    def solution(self, z, y):
+        """``b = A'z`` and ``x = sqrt(S) z``."""
+        x = self.root * z
+        return np.asarray(self.X.T @ x).ravel(), x
 
 
 def _conjugate_gradients(system, rhs, beta, target, iterations, max_iter):
-    """Preconditioned CG on the normal equations from ``beta``.
+    """Preconditioned CG on ``system`` from ``beta``.
 
-    Stops when ``||gradient||^2`` (the residual's, the gap times lam, by the
-    recurrences) is at most ``target * lam``, or after ``max_iter`` iterations in all.
-    Returns ``(beta, iterations)``.
+    Stops when the gap that the residual gives (:meth:`_NormalEquations.gap`,
+    :meth:`_DualSystem.gap`, by the recurrences) is at most ``target``, or after
+    ``max_iter`` iterations in all. Returns ``(beta, iterations)``.
     """
     residual = rhs - system.apply(beta)
     preconditioned = residual / system.preconditioner
     direction = preconditioned
     energy = residual @ preconditioned
-    while iterations < max_iter and residual @ residual > target * system.lam:
+    while iterations < max_iter and system.gap(residual) > target:
         product = system.apply(direction)
         step = energy / (direction @ product)
         beta = beta + step * direction

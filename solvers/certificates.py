@@ -948,16 +948,30 @@ def lasso_certificate(
     return _certificate("lasso", primal, dual, kkt, 0.0, tolerance, null=null)
 
 
-def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLERANCE, norms=None):
+def ridge_certificate(
+    X,
+    y,
+    coef,
+    lam,
+    *,
+    dual_coef=None,
+    sample_weight=None,
+    tolerance=GAP_TOLERANCE,
+    norms=None,
+):
     """Certify ``coef`` for ridge regression without intercept (002 sec. 3.4) and RLSC.
 
     With sample weights s the primal is ``sum_i s_i (y_i - x_i'b)^2 + lam ||b||^2``,
     which is the unweighted problem on the rows ``sqrt(s_i) x_i`` and targets
     ``sqrt(s_i) y_i``: it is certified on those.
 
-    RLSC (000 eq. (1)) is ridge regression on the labels with ``coef = X'x``. With the
-    residual ``u = y - X b`` the gap has the closed form ``||X'u - lam b||^2 / lam``,
-    computed without cancellation. It is loose along columns of large norm: with a
+    RLSC (000 eq. (1)) is ridge regression on the labels with ``coef = X'x``. Two dual
+    points are tried, and the better one counts. The residual ``u = y - X b`` gives
+    the gap ``||X'u - lam b||^2 / lam``, computed without cancellation. With RLSC's
+    dual coefficients x (``dual_coef``; the optimum has ``x = (y - Xb*) / lam``) the
+    point ``u = lam x`` gives, for ``b = X'x``, the gap ``||y - (XX' + lam I) x||^2``:
+    the residual of the dual system, not divided by lam, so a small lam does not
+    inflate it. The first is loose along columns of large norm: with a
     column at 1e12 and lam = 1e-3, the exact answer rounded to float64 already has a
     relative gap near 1 (the bound divides by lam where the curvature is 1e24). When
     the float64 gap fails, the residual and gradient are recomputed in extended
@@ -977,6 +991,9 @@ def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLE
         The candidate's beta (``X'x`` for RLSC's dual variables x).
     lam : float >= 0
         The penalty lambda.
+    dual_coef : ndarray of shape (n_samples,), optional
+        A candidate x of the dual (RLSC's ``dual_coef_``, ``beta = X'x``; 0 where
+        ``s_i = 0``): a second dual point, ``lam x``.
     sample_weight : ndarray of shape (n_samples,), optional
         ``s_i >= 0`` multiplying sample i's squared residual (default 1).
     tolerance : float, default=GAP_TOLERANCE
@@ -995,8 +1012,9 @@ def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLE
     ------
     ValueError
         If X is not 2-D, y not of shape (n_samples,), coef not of shape (n_features,) or
-        not finite, norms not of shape (n_features,), lam not >= 0, or sample_weight not
-        n_samples finite numbers >= 0, not all 0.
+        not finite, dual_coef not of shape (n_samples,) or not finite, norms not of shape
+        (n_features,), lam not >= 0, or sample_weight not n_samples finite numbers >= 0,
+        not all 0.
 
     See Also
     --------
@@ -1022,23 +1040,36 @@ def ridge_certificate(X, y, coef, lam, *, sample_weight=None, tolerance=GAP_TOLE
     X, y, coef, _ = _prepare(X, y, coef, 0.0, labels=False)
     if not lam >= 0:
         raise ValueError(f"lam must be >= 0; got lam={lam}.")
+    z = None
+    if dual_coef is not None:
+        z = np.asarray(dual_coef, dtype=np.float64).ravel()
+        if z.shape != (X.shape[0],) or not np.all(np.isfinite(z)):
+            raise ValueError(
+                f"dual_coef must hold {X.shape[0]} finite numbers, one per row of X."
+            )
     if sample_weight is not None:
-        X, y = scale_rows(X, y, _sample_weights(sample_weight, X.shape[0]))
+        s = _sample_weights(sample_weight, X.shape[0])
+        X, y = scale_rows(X, y, s)
+        if z is not None:  # x = sqrt(S) z on the scaled rows: b = X'x = (sqrt(S) X)'z
+            root = np.sqrt(s)
+            z = np.divide(z, root, out=np.zeros_like(z), where=root > 0)
     norms = _given_norms(X, norms)
-    certificate = _ridge_gap(X, y, coef, lam, tolerance, np.float64, norms)
+    certificate = _ridge_gap(X, y, coef, lam, tolerance, np.float64, norms, z)
     if not certificate.holds and np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
-        certificate = _ridge_gap(X, y, coef, lam, tolerance, np.longdouble, norms)
+        certificate = _ridge_gap(X, y, coef, lam, tolerance, np.longdouble, norms, z)
     return certificate
 
 
-def _ridge_gap(X, y, coef, lam, tolerance, dtype, norms):
+def _ridge_gap(X, y, coef, lam, tolerance, dtype, norms, z=None):
     """The ridge certificate with the residual and gradient computed in ``dtype``.
 
     ``norms`` (the column norms of X) only scale the KKT violation and the rounding
-    resolution, for which float64 suffices.
+    resolution, for which float64 suffices. ``z``: the dual coefficients on these rows
+    (the second dual point ``lam z``), or None.
     """
     if dtype is not np.float64:
         X, y, coef = X.astype(dtype), y.astype(dtype), coef.astype(dtype)
+        z = None if z is None else z.astype(dtype)
     residual = y - np.asarray(X @ coef).ravel()
     primal = float(residual @ residual + lam * coef @ coef)
     gradient = np.asarray(X.T @ residual).ravel() - lam * coef
@@ -1049,11 +1080,16 @@ def _ridge_gap(X, y, coef, lam, tolerance, dtype, norms):
     null = SQUARES.null(y.astype(np.float64), intercept=False)
     if lam == 0:
         return Certificate("ridge", primal, np.nan, np.nan, kkt, kkt, 0.0, tolerance)
-    gap = float(gradient @ gradient / lam)
+    dual = primal - float(gradient @ gradient / lam)
+    if z is not None:
+        # D(lam z) = 2 lam z'y - lam^2 ||z||^2 - lam ||X'z||^2; at b = X'z the gap is the
+        # dual system's squared residual, ||y - (XX' + lam I) z||^2.
+        correlations = np.asarray(X.T @ z).ravel()
+        dual = max(dual, float(lam * (2.0 * (z @ y) - lam * (z @ z) - correlations @ correlations)))
     eps = np.finfo(np.float64).eps
     rounding = _ROUNDING_ULPS * eps * norms**2 * np.abs(coef.astype(np.float64))
     return _certificate(
-        "ridge", primal, primal - gap, kkt, 0.0, tolerance, rounding @ rounding / lam, null=null
+        "ridge", primal, dual, kkt, 0.0, tolerance, rounding @ rounding / lam, null=null
     )
 
 

@@ -537,8 +537,8 @@ class _RidgeFit:
         return values
 
     def _fit_ridge(self, X, y):
-        squares = column_norms(X, squared=True)
-        mean = float(squares.mean()) if squares.size else 0.0
+        entries = X.data if sp.issparse(X) else X
+        mean = float(np.vdot(entries, entries)) / max(X.shape[1], 1)  # of the squared norms
         hardness = np.log1p(mean / self.lam) if self.lam > 0 else np.log1p(mean * 1e12)
         self._solve_planned(
             self._stats(X, hardness),
@@ -564,11 +564,13 @@ class _RidgeFit:
         key = signature(X, y, self._weights_or_ones(X.shape[0]))
         result = ridge_cg(
             X, y, self.lam, sample_weight=self._sample_weight,
-            coef=self._warm_state("CG", key), **own_options(options),
+            **(self._warm_state("CG", key) or {}), **own_options(options),
         )  # fmt: skip
-        self._keep_warm_state("CG", key, result.coef)
+        self._keep_warm_state("CG", key, {"coef": result.coef, "dual_coef": result.dual_coef})
         self.coef_, self.dual_coef_, self.intercept_ = result.coef, result.dual_coef, 0.0
-        return optimal("" if result.converged else f"not converged in {result.iterations}")
+        # result.certificate is _certify's: ridge_certificate of (coef_, dual_coef_).
+        message = "" if result.converged else f"not converged in {result.iterations}"
+        return Outcome("optimal", message, certificate=result.certificate)
 
     def _run_closed_form(self, X, y):
         """:func:`ridge_closed_form` on the rows scaled by ``sqrt(s_i)``."""
@@ -595,8 +597,16 @@ class _RidgeFit:
         self.intercept_ = 0.0
 
     def _certify(self, X, y):
-        """The duality gap of ``coef_`` (:func:`solvers.certificates.ridge_certificate`)."""
-        return ridge_certificate(X, y, self.coef_, self.lam, sample_weight=self._sample_weight)
+        """The duality gap of ``coef_`` (:func:`solvers.certificates.ridge_certificate`),
+        with ``dual_coef_`` as a second dual point when the backend found one."""
+        return ridge_certificate(
+            X,
+            y,
+            self.coef_,
+            self.lam,
+            dual_coef=self.__dict__.get("dual_coef_"),
+            sample_weight=self._sample_weight,
+        )
 
     @property
     def objective_(self):

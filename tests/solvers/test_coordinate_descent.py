@@ -148,7 +148,7 @@ def test_svm2_near_linearsvc():
     _assert_certified("squared_hinge", X, y, result, lam, weights)
     peer = LinearSVC(
         penalty="l1", loss="squared_hinge", dual=False, C=1 / lam, intercept_scaling=1e3,
-        tol=1e-10, max_iter=100000,
+        tol=1e-10, max_iter=100000, random_state=0,
     ).fit(X, y)
     np.testing.assert_allclose(result.coef, peer.coef_.ravel(), atol=1e-3)
     assert result.intercept == pytest.approx(peer.intercept_[0], abs=1e-3)

@@ -63,7 +63,7 @@ def test_wide_data_newton_in_the_sample_space(fmt, C):
     rng = np.random.default_rng(4)
     X = rng.standard_normal((30, 80)) * (rng.random((30, 80)) < 0.3)
     y = np.where(X[:, 0] + X[:, 1] + 0.3 * rng.standard_normal(30) > 0, 1.0, -1.0)
-    est = L2SVM(C=C, loss="squared_hinge").fit(fmt(X), y)
+    est = L2SVM(C=C, loss="squared_hinge", solver="NEWTON").fit(fmt(X), y)
     assert est.backend_ == "NEWTON" and est.certificate_.holds
     reference = minimize(
         _objective,

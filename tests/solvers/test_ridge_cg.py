@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from sklearn.linear_model import Ridge, RidgeClassifier
 
 from benchmarks._text import text_like
-from solvers._ridge_cg import ridge_cg
+from solvers._ridge_cg import INNER_TOLERANCE, ridge_cg
 from solvers.certificates import ridge_certificate
 
 FORMATS = {"dense": np.asarray, "csr": sp.csr_matrix}
@@ -41,21 +41,29 @@ def _certified(result, X, y, lam, s=None):
     """Converged, certified here, and within its certificate of the exact optimum.
 
     The objective is lam-strongly convex, so ``lam ||b - b*||^2 <= f(b) - f* <= gap``.
-    RLSC's x: ``x - x* = S X (b - b*) / lam``, of norm at most
-    ``sqrt(max s (f(b) - f*)) / lam``.
+    RLSC's x: the dual point ``u = lam S^(-1/2) x`` has ``||u - u*||^2 <= f(b) - D(u)``
+    (the dual is 2-strongly concave in u), so ``||x - x*|| <= sqrt(max s (f(b) -
+    D(u))) / lam``, with D written out here.
     """
     assert result.converged
-    certificate = ridge_certificate(X, y, result.coef, lam, sample_weight=s)
+    certificate = ridge_certificate(
+        X, y, result.coef, lam, dual_coef=result.dual_coef, sample_weight=s
+    )
     assert certificate.holds
-    assert certificate.relative_gap <= max(1e-7, certificate.resolution)
+    assert certificate.relative_gap <= max(INNER_TOLERANCE, certificate.resolution)
     exact = _exact(X, y, lam, s)
     optimum = _objective(X, y, exact, lam, s)
     gap = max(certificate.gap, 0.0) + 1e-12 * certificate.scale
     assert optimum - 1e-12 * certificate.scale <= certificate.primal <= optimum + gap
     assert np.linalg.norm(result.coef - exact) <= np.sqrt(gap / lam)
     s = np.ones(y.size) if s is None else s
-    dual = s * (y - X @ exact) / lam
-    assert np.linalg.norm(result.dual_coef - dual) <= np.sqrt(s.max() * gap) / lam
+    root = np.sqrt(s)
+    u = lam * np.divide(result.dual_coef, root, out=np.zeros(y.size), where=root > 0)
+    rows, targets = root[:, None] * X, root * y
+    dual_value = 2 * u @ targets - u @ u - np.sum((rows.T @ u) ** 2) / lam
+    gap_x = certificate.primal - dual_value + 1e-12 * certificate.scale
+    exact_x = s * (y - X @ exact) / lam
+    assert np.linalg.norm(result.dual_coef - exact_x) <= np.sqrt(s.max() * gap_x) / lam
     return certificate
 
 
@@ -68,7 +76,7 @@ def test_matches_the_normal_equations_and_ridge(fmt, shape):
     certificate = _certified(result, X, y, lam)
     peer = Ridge(alpha=lam, fit_intercept=False, solver="cholesky").fit(X, y)
     assert _objective(X, y, peer.coef_, lam) == pytest.approx(
-        certificate.primal, abs=1e-7 * certificate.scale
+        certificate.primal, abs=INNER_TOLERANCE * certificate.scale
     )
 
 
@@ -80,7 +88,7 @@ def test_rlsc_on_text_matches_ridge_classifier(fmt):
     certificate = _certified(result, X.toarray(), labels, lam)
     peer = RidgeClassifier(alpha=lam, fit_intercept=False, tol=1e-12).fit(X, labels)
     assert _objective(X, labels, peer.coef_.ravel(), lam) == pytest.approx(
-        certificate.primal, abs=1e-7 * certificate.scale
+        certificate.primal, abs=INNER_TOLERANCE * certificate.scale
     )
 
 
@@ -94,13 +102,13 @@ def test_sample_weights(fmt, shape):
     certificate = _certified(result, X, y, lam, s)
     peer = Ridge(alpha=lam, fit_intercept=False, solver="cholesky").fit(X, y, sample_weight=s)
     assert _objective(X, y, peer.coef_, lam, s) == pytest.approx(
-        certificate.primal, abs=1e-7 * certificate.scale
+        certificate.primal, abs=INNER_TOLERANCE * certificate.scale
     )
     # Integer weights are repeated rows.
     rows = np.repeat(np.arange(y.size), s.astype(int))
     repeated = ridge_cg(FORMATS[fmt](X[rows]), y[rows], lam)
     assert repeated.certificate.primal == pytest.approx(
-        certificate.primal, abs=1e-7 * certificate.scale
+        certificate.primal, abs=INNER_TOLERANCE * certificate.scale
     )
     assert np.all(result.dual_coef[s == 0] == 0.0)
 
@@ -122,7 +130,7 @@ def test_small_lam_needs_more_iterations_and_max_iter_is_honest():
     assert hard.iterations > easy.iterations
     cut = ridge_cg(X, y, 1e-6 * scale, max_iter=3)
     assert not cut.converged and cut.iterations == 3
-    certificate = ridge_certificate(X, y, cut.coef, 1e-6 * scale)
+    certificate = ridge_certificate(X, y, cut.coef, 1e-6 * scale, dual_coef=cut.dual_coef)
     assert not certificate.holds
     assert cut.certificate.relative_gap == pytest.approx(certificate.relative_gap)
 
@@ -150,10 +158,11 @@ def test_warm_start_from_an_earlier_lam(shape):
     s = np.random.default_rng(5).uniform(0.5, 2.0, y.size)
     first = ridge_cg(X, y, 1.0, sample_weight=s)
     cold = ridge_cg(X, y, 1.1, sample_weight=s)
-    warm = ridge_cg(X, y, 1.1, sample_weight=s, coef=first.coef)
+    start = {"coef": first.coef, "dual_coef": first.dual_coef}  # each system takes its own
+    warm = ridge_cg(X, y, 1.1, sample_weight=s, **start)
     _certified(warm, X, y, 1.1, s)
     assert warm.iterations < cold.iterations
-    same = ridge_cg(X, y, 1.1, sample_weight=s, coef=warm.coef)
+    same = ridge_cg(X, y, 1.1, sample_weight=s, coef=warm.coef, dual_coef=warm.dual_coef)
     assert same.converged and same.iterations <= 1
 
 
