@@ -1,7 +1,7 @@
 """The planner: its cost models calibrated on a grid of problems, and its choices checked there.
 
 ``python -m benchmarks.planner [--quick] [--budget 30]`` fits, on every case of the
-grid (:data:`GRID`: the six models, dense and CSR data with n from 100 to 20000 and d
+grid (:func:`grid`: the six models, dense and CSR data with n from 100 to 20000 and d
 from 20 to 200000, three levels of regularisation, with and without sample weights),
 the estimator with its default chain (``solver=None``) and with each backend the
 planner may choose for it, one at a time, and prints one row per case: each
@@ -88,11 +88,19 @@ class Case:
 
 
 def grid(shapes):
-    """Every model on every shape, the levels and the sample weights in turn."""
+    """Every model on every shape, the levels and the sample weights in turn; and the
+    L1 models unweighted at every level on the shapes with more features than samples,
+    where the exact path (unweighted only) competes and its cost grows with the level."""
     cases = []
     for model, (_, _, levels, _) in MODELS.items():
         for k, (n, d, kind) in enumerate(shapes):
             cases.append(Case(model, n, d, kind, levels[k % 3], weighted=k % 2 == 1))
+            if model in ("l1_svm", "svm2", "lasso") and d > n:
+                cases += [
+                    Case(model, n, d, kind, level, weighted=False)
+                    for level in levels
+                    if level != levels[k % 3] or k % 2 == 1
+                ]
     return cases
 
 

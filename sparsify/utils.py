@@ -82,7 +82,9 @@ def column_norms(X, *, squared=False):
     >>> column_norms(sp.csr_matrix(X), squared=True)
     array([25.,  1.])
     """
-    if sp.issparse(X):
+    if sp.issparse(X) and X.format == "csr":  # a histogram of the columns: no copy of X
+        squares = np.bincount(X.indices, weights=X.data * X.data, minlength=X.shape[1])
+    elif sp.issparse(X):
         squares = np.asarray(X.multiply(X).sum(axis=0)).ravel()
     else:
         X = np.asarray(X)

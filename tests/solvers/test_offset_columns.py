@@ -142,3 +142,22 @@ def test_lasso_path_beside_a_timestamp_matches_lasso(shape):
         ours, theirs = objective(coef, intercept), objective(ref.coef_, ref.intercept_)
         assert ours <= theirs * (1 + 1e-9)
         np.testing.assert_allclose(ours, theirs, rtol=1e-7)
+
+
+@pytest.mark.parametrize("fmt", [sp.csr_matrix, sp.csc_matrix])
+def test_sparse_offset_columns_are_the_dense_ones(fmt):
+    """Sparse X screens its columns by their count of nonzeros first (an offset column
+    has every entry but one in 10^4 nonzero): the same columns as the dense test."""
+    rng = np.random.default_rng(7)
+    n = 30000
+    X = sp.random(n, 40, density=0.05, format="csc", random_state=rng).toarray()
+    X[:, 3] = 1.7e9 + 1e5 * rng.standard_normal(n)  # a timestamp
+    X[:, 5] = 4.0  # a constant
+    X[:, 7] = 1e3 + rng.standard_normal(n)  # dense, mean 1000 sd
+    X[:, 9] = X[:, 3]
+    X[:2, 9] = 0.0  # nonzero on all but 2 rows of 30000: still an offset column
+    X[:, 11] = X[:, 3]
+    X[: n // 100, 11] = 0.0  # 1% zeros: its spread is 10% of its mean
+    expected = offset_columns(X)
+    assert set(expected) == {3, 5, 7, 9}
+    np.testing.assert_array_equal(offset_columns(fmt(X)), expected)
