@@ -72,11 +72,12 @@ def offset_columns(X, *, norms=None, ratio=OFFSET_RATIO):
     if sp.issparse(X):
         # With k of its n entries nonzero, Cauchy-Schwarz gives Var >= m^2 (n / k - 1):
         # only a column with k > n ratio^2 / (1 + ratio^2) can be an offset column (every
-        # entry but one in 10^4 nonzero), so text data costs one count of the columns.
-        counts = np.diff(X.indptr) if X.format == "csc" else np.bincount(
-            X.indices, minlength=X.shape[1]
+        # entry but one in 10^4 nonzero), so text data costs one count of the columns
+        # (and, when a word is in every document, one pass over those columns).
+        counts = (
+            np.diff(X.indptr) if X.format == "csc" else np.bincount(X.indices, minlength=X.shape[1])
         )
-        candidates = np.flatnonzero(counts * (1.0 + ratio * ratio) > n * ratio * ratio)
+        candidates = np.flatnonzero(counts > n * ratio * ratio / (1.0 + ratio * ratio))
         if candidates.size == 0:
             return candidates
         X = X[:, candidates]
@@ -120,10 +121,11 @@ def large_columns(norms, *, ratio=LARGE_RATIO):
 
 
 def centre_offset_columns(X):
-    """X with its offset columns (`offset_columns`) centred, the shift, and the column norms.
+    """X with its offset columns (`offset_columns`) centred, and the shift.
 
     The one step every solver of the package takes first: the estimators, the 2-norm
-    SVMs and the exact paths.
+    SVMs and the exact paths. On sparse X without offset columns it costs one count of
+    the columns.
 
     Returns
     -------
@@ -131,12 +133,5 @@ def centre_offset_columns(X):
         X itself when no column is an offset column.
     shift : ndarray of shape (d,)
         The column means taken off (0 elsewhere).
-    norms : ndarray of shape (d,)
-        The column norms of ``X_centred``.
     """
-    norms = column_norms(X)
-    offsets = offset_columns(X, norms=norms)
-    if offsets.size == 0:
-        return X, np.zeros(X.shape[1]), norms
-    X, shift = centre_columns(X, offsets)
-    return X, shift, column_norms(X)
+    return centre_columns(X, offset_columns(X))

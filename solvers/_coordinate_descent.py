@@ -401,14 +401,7 @@ def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size,
     penalised features are kept, besides the free ones. ``given``: features to add
     (a warm start's working set).
     """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        distance = np.where(
-            coef != 0,
-            np.abs(correlations - thresholds * np.sign(coef)),
-            np.abs(correlations) - thresholds,
-        )
-        score = distance / np.sqrt(lipschitz)
-    score[~movable] = -np.inf
+    score = _violation_scores(correlations, coef, thresholds, lipschitz, movable)
     keep = np.union1d(np.flatnonzero(coef), free)
     if given is not None:
         given = np.asarray(given, dtype=np.int64)
@@ -417,7 +410,8 @@ def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size,
     penalised_support = np.count_nonzero(coef) - np.count_nonzero(coef[free])
     extra = min(max(size, 2 * penalised_support) - penalised_support, score.size)
     if extra > 0:
-        chosen = np.argpartition(-score, extra - 1)[:extra]
+        np.negative(score, out=score)  # the largest scores first, in place
+        chosen = np.argpartition(score, extra - 1)[:extra]
         keep = np.union1d(keep, chosen[np.isfinite(score[chosen])])
     return keep.astype(np.int64)
 
@@ -474,6 +468,23 @@ def _column_statistics(data, indices, indptr, n, d, dense, s, coupling):
             lipschitz[j] = 2.0 * centred
             centres[j] = mean
     return lipschitz, centres, squared_norms
+
+
+@njit(cache=True)
+def _violation_scores(correlations, coef, thresholds, lipschitz, movable):
+    """The working-set scores of :func:`_working_set`, one pass and one vector (a
+    feature that cannot move scores ``-inf``)."""
+    score = np.empty(coef.size)
+    for j in range(coef.size):
+        if not movable[j]:
+            score[j] = -np.inf
+            continue
+        if coef[j] != 0.0:
+            distance = abs(correlations[j] - thresholds[j] * np.sign(coef[j]))
+        else:
+            distance = abs(correlations[j]) - thresholds[j]
+        score[j] = distance / np.sqrt(lipschitz[j])
+    return score
 
 
 @njit(cache=True)

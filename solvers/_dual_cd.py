@@ -114,6 +114,9 @@ class DualCDResult:
     relative_gap : float
         ``max(primal - dual, 0) / max(|primal|, |dual|, C * hinge_null_objective)``, as
         :func:`solvers.certificates.svm_certificate` measures it.
+    spread : float
+        The threshold on the projected gradients that the last sweeps met; ``spread``
+        of a warm start.
 
     See Also
     --------
@@ -129,6 +132,7 @@ class DualCDResult:
     primal: float
     dual: float
     relative_gap: float
+    spread: float
 
 
 def dual_coordinate_descent(
@@ -141,6 +145,7 @@ def dual_coordinate_descent(
     max_epochs=1000,
     alpha=None,
     intercept=None,
+    spread=None,
     random_state=0,
 ):
     """Solve the 2-norm SVM (001 eq. 2, hinge or squared hinge) by dual coordinate descent.
@@ -176,6 +181,11 @@ def dual_coordinate_descent(
         the box. Default: zeros.
     intercept : float, optional
         The warm start's intercept (the first multiplier). Default: 0.
+    spread : float, optional
+        The first threshold on the spread of the projected gradients (in units of the
+        margin) at which the gap is checked. Default: 0.1. A warm start passes the last
+        result's ``spread``, where that one converged: nearby problems converge about
+        there, and the checks at each tenfold step down to it are saved.
     random_state : int, default=0
         Seed of the order of the sweeps.
 
@@ -216,7 +226,7 @@ def dual_coordinate_descent(
     active = n
     thresholds = np.array([np.inf, -np.inf])  # liblinear's PGmax_old, PGmin_old
     state = np.random.SeedSequence(random_state).generate_state(1, np.uint64) | np.uint64(1)
-    spread = _FIRST_SPREAD
+    spread = _FIRST_SPREAD if spread is None else float(spread)
     epochs = 0
     while True:
         b, sweeps, active = _sweeps(
@@ -247,6 +257,7 @@ def dual_coordinate_descent(
         primal=float(primal),
         dual=float(dual),
         relative_gap=float(relative_gap),
+        spread=float(spread),
     )
 
 

@@ -23,6 +23,8 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from sparsify.utils import column_norms
+
 from ._base import BACKEND_CONSTRAINTS, POSITIVE, fingerprint, optimal, own_options, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns
@@ -88,10 +90,13 @@ class WeightedL1Penalty(SampleWorkingSet):
     def _fit_penalised(self, X, y):
         """Solve on the features of finite weight; the excluded ones get coefficient 0."""
         weights = self._penalty_weights(X, y)
-        kept = np.flatnonzero(np.isfinite(weights))
-        X_kept = X if kept.size == X.shape[1] else X[:, kept]
+        finite = np.isfinite(weights)
+        if finite.all():
+            self.coef_ = self._fit_kept(X, y, weights)
+            return
+        kept = np.flatnonzero(finite)
         coef = np.zeros(X.shape[1])
-        coef[kept] = self._fit_kept(X_kept, y, weights[kept])
+        coef[kept] = self._fit_kept(X[:, kept], y, weights[kept])
         self.coef_ = coef
 
     def _fit_kept(self, X, y, weights):
@@ -105,8 +110,8 @@ class WeightedL1Penalty(SampleWorkingSet):
         -------
         ndarray of shape (X.shape[1],)
         """
-        X, shift, norms = centre_offset_columns(X)
-        self._kept_weights, self._column_norms = weights, norms
+        X, shift = centre_offset_columns(X)
+        self._kept_weights = weights
         if not self._solve_zero(X, y):
             hardness = math.log(self._zero_lam_max / self.lam) if self._zero_lam_max > 0 else 0.0
             key = signature(X, y, self._weights_or_ones(X.shape[0]))
@@ -242,7 +247,8 @@ class WeightedL1Penalty(SampleWorkingSet):
         become ``W_j / m_j``: the problem (and its certificate) is the same. The answer
         is certified in those units (polished if needed) before it is mapped back.
         """
-        scales = np.where(self._column_norms > 0, self._column_norms, 1.0)
+        norms = column_norms(X)
+        scales = np.where(norms > 0, norms, 1.0)
         X_unit = X @ sp.diags(1.0 / scales) if sp.issparse(X) else X / scales
         weights = self._kept_weights
         self._kept_weights = weights / scales

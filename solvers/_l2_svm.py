@@ -26,6 +26,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.extmath import row_norms
 
+from sparsify.utils import column_norms
+
 from ._base import optimal, own_options, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns, large_columns
@@ -124,7 +126,7 @@ class TwoNormSVM(SampleWorkingSet):
         return self.__dict__.get("_C_plan", self.C)
 
     def _fit_pm(self, X, y):
-        centred, shift, norms = centre_offset_columns(X)
+        centred, shift = centre_offset_columns(X)
         squares = row_squares(centred)
         s = self._weights_or_ones(y.size)
         key = signature(centred, y, s)
@@ -134,17 +136,17 @@ class TwoNormSVM(SampleWorkingSet):
                 math.log1p(self.C * (s @ squares) / y.size),
                 warm=self._has_warm_state(key),
             ),
-            lambda step, warm: self._attempt(centred, y, norms, squares, step, warm),
+            lambda step, warm: self._attempt(centred, y, squares, step, warm),
             lambda: self._certify(centred, y),
         )
         # b absorbs the shift of the centred columns: x'w + b = (x - m)'w + b_centred.
         self.intercept_ = float(self.intercept_ - shift @ self.coef_)
 
-    def _attempt(self, X, y, norms, squares, step, warm):
+    def _attempt(self, X, y, squares, step, warm):
         own = {"DUAL_CD": self._run_dual_cd, "NEWTON": self._run_newton}
         if step.backend in own:
             return own[step.backend](X, y, step.options, warm)
-        return self._cvxpy_scaled(X, y, norms, squares, step.backend, step.options)
+        return self._cvxpy_scaled(X, y, squares, step.backend, step.options)
 
     def _set_dual_solution(self, X, y, alpha, coef, intercept):
         """The fitted attributes from multipliers, ``w = X'Y a`` and b."""
@@ -171,7 +173,9 @@ class TwoNormSVM(SampleWorkingSet):
             **(self._warm_state("DUAL_CD", key) or {}), **own_options(options),
         )  # fmt: skip
         self._keep_warm_state(
-            "DUAL_CD", key, {"alpha": result.alpha, "intercept": result.intercept}
+            "DUAL_CD",
+            key,
+            {"alpha": result.alpha, "intercept": result.intercept, "spread": result.spread},
         )
         self._set_dual_solution(X, y, result.alpha, result.coef, result.intercept)
         if not result.converged and result.relative_gap > GAP_TOLERANCE:
@@ -194,7 +198,7 @@ class TwoNormSVM(SampleWorkingSet):
         self._set_dual_solution(X, y, alpha, coef, intercept)
         return optimal()
 
-    def _cvxpy_scaled(self, X, y, norms, squares, name, options):
+    def _cvxpy_scaled(self, X, y, squares, name, options):
         """CVXPY's backend ``name``, with the dominant columns and an extreme C scaled out.
 
         Each C plan (:func:`c_plans`) is solved on the data scaled by ``sqrt(s)``; its
@@ -202,6 +206,7 @@ class TwoNormSVM(SampleWorkingSet):
         what to try when columns dwarf the others.
         """
         # Only when some columns dominate the rest together: otherwise the dual copes.
+        norms = column_norms(X)
         dominant = dominant_columns(X, squares=norms * norms)
         self._column_scale = large_column_scale(norms) if dominant.size else None
         try:

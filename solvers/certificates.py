@@ -501,17 +501,14 @@ def svm_certificate(
     primal = 0.5 * coef @ coef + C * LOSSES[loss].value(y, fitted, s)
     null = C * LOSSES[loss].null(y, s)
 
-    def dual_value(a):
-        # The conjugate of C loss at a: C times the loss's at a / C.
-        w = _correlations(X, y * a)
-        return C * LOSSES[loss].conjugate_value(a / C, y, s) - 0.5 * w @ w
-
     def certify(a):
         w_dual = _correlations(X, y * a)
         kkt = np.linalg.norm(coef - w_dual) / max(
             np.linalg.norm(coef), np.linalg.norm(w_dual), np.finfo(float).tiny
         )
-        return _certificate("svm", primal, dual_value(a), kkt, 0.0, tolerance, null=null)
+        # The conjugate of C loss at a: C times the loss's at a / C.
+        dual = C * LOSSES[loss].conjugate_value(a / C, y, s) - 0.5 * w_dual @ w_dual
+        return _certificate("svm", primal, dual, kkt, 0.0, tolerance, null=null)
 
     upper = np.where(s > 0, np.inf, 0.0) if squared else C * s
     # The given dual point first; the hinge's multipliers on the margin are a least-

@@ -105,7 +105,7 @@ def check_path_inputs(
     weights = check_penalty_weights(weights, d)
     scale = _column_scales(weights)
     # Offset columns (a Unix timestamp) are centred: exact, the intercept absorbs it.
-    X, shift, _ = centre_offset_columns(X)
+    X, shift = centre_offset_columns(X)
     if sp.issparse(X):
         # A new CSC matrix with its own arrays: the caller's are never touched.
         X = sp.csc_matrix(X, copy=True) if unit_weights else sp.csc_matrix(X @ sp.diags(scale))
