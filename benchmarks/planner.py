@@ -15,9 +15,12 @@ model of every (model, backend) pair by least squares on the log of its times
 weighted, sparse, warm, log min(n, d))``, shrunk towards the current coefficients
 where the grid says little, so that a backend measured on few cases keeps a
 sensible model), and rewrites :mod:`solvers._costs` with the result. ``--load
-FILE`` calibrates from the results an earlier run saved with ``--save FILE``
-instead of measuring again. A backend that ran past its budget
-on a case counts there with the budget as its time (an underestimate).
+FILE[,FILE...]`` prints (and with ``--calibrate`` calibrates from) the results
+earlier runs saved with ``--save FILE`` instead of measuring again, a later file's
+measurements replacing an earlier one's; ``--own-only`` measures the library's own
+backends only (after a change to them, saved and loaded over a full run). A backend
+that ran past its budget on a case counts there with the budget as its time (an
+underestimate).
 
 Each fit runs in a forked child with one BLAS thread; a case's times are the best of
 ``--repeats`` fits (as many as fit in half a second). Only certified answers count; a
@@ -131,10 +134,11 @@ def estimator(case, X, target):
     return clone(est).set_params(**{param: value})
 
 
-def candidates(case):
+def candidates(case, *, own_only=False):
     """The backends the planner may choose for the case: the model's own and its
-    default CVXPY ones (those that take sample weights when the case has them)."""
-    fallbacks = DEFAULT_BACKENDS[PROBLEM_CLASS[case.model]]
+    default CVXPY ones (those that take sample weights when the case has them);
+    ``own_only``: the library's own backends only."""
+    fallbacks = () if own_only else DEFAULT_BACKENDS[PROBLEM_CLASS[case.model]]
     return [
         name
         for name in backends_for(case.model)
@@ -189,11 +193,11 @@ def warm_up():
                     continue
 
 
-def measure(case, repeats, budget):
+def measure(case, repeats, budget, *, own_only=False):
     """Times of the default and of every candidate backend on one case, each in a child."""
     X, target, weights = data(case)
     results = {"case": case, "times": {}, "answers": {}, "budget": budget}
-    for name in [None, *candidates(case)]:
+    for name in [None, *candidates(case, own_only=own_only)]:
         key = name or "default"
         try:
             (step,) = forked_steps(_fit(case, X, target, weights, name, repeats, budget), budget)
@@ -301,22 +305,33 @@ def save(results, path):
     Path(path).write_text(json.dumps(rows, indent=1))
 
 
-def load(path):
-    """The results :func:`save` wrote (the times back as floats, inf for none)."""
+def load(paths):
+    """The results :func:`save` wrote (the times back as floats, inf for none).
+
+    ``paths``: one file or several, comma-separated; a later file's measurements of a
+    case (its backends' times, the default's, the planner's statistics) replace an
+    earlier one's, the others are kept (e.g. a run of the own backends only, after a
+    change to them, over a full run).
+    """
     import json
 
     from solvers._planner import ProblemStats
 
-    results = []
-    for row in json.loads(Path(path).read_text()):
-        results.append({
-            "case": Case(**row["case"]),
-            "times": {k: (np.inf if v is None else v) for k, v in row["times"].items()},
-            "answers": row["answers"],
-            "stats": ProblemStats(**row["stats"]) if row["stats"] else None,
-            "budget": row.get("budget", 30.0),
-        })  # fmt: skip
-    return results
+    merged = {}
+    for path in paths.split(","):
+        for row in json.loads(Path(path).read_text()):
+            case = Case(**row["case"])
+            result = merged.setdefault(
+                case, {"case": case, "times": {}, "answers": {}, "stats": None, "budget": 30.0}
+            )
+            result["times"].update(
+                {k: (np.inf if v is None else v) for k, v in row["times"].items()}
+            )
+            result["answers"].update(row["answers"])
+            if row["stats"]:
+                result["stats"] = ProblemStats(**row["stats"])
+            result["budget"] = row.get("budget", result["budget"])
+    return list(merged.values())
 
 
 def write_costs(costs):
@@ -336,7 +351,12 @@ def main(argv=None):
     parser.add_argument("--calibrate", action="store_true", help="rewrite solvers/_costs.py")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--save", default=None, help="write the raw results to this JSON file")
-    parser.add_argument("--load", default=None, help="calibrate from a file of --save")
+    parser.add_argument(
+        "--load", default=None, help="print (and --calibrate from) files of --save, comma-separated"
+    )
+    parser.add_argument(
+        "--own-only", action="store_true", help="measure the library's own backends only"
+    )
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per fit")
     args = parser.parse_args(argv)
     if args.load:
@@ -352,7 +372,7 @@ def main(argv=None):
     print(f"planner grid: {len(cases)} cases, budget {args.budget:g} s per fit, 1 BLAS thread")
     results = []
     for case in cases:
-        result = measure(case, args.repeats, args.budget)
+        result = measure(case, args.repeats, args.budget, own_only=args.own_only)
         results.append(result)
         name, fastest = _fastest(result)
         print(f"  {case}: default {result['times'].get('default', np.nan):.3g} s "

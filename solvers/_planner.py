@@ -21,7 +21,7 @@ The estimates are log-linear in the statistics,
 log min(n, d))`` (the last for the methods whose cost is a Gram matrix's or a
 factorisation's),
 with one ``theta`` per (model, backend) fitted by least squares on measured fit times:
-``python -m benchmarks.calibrate_planner`` measures every backend on a grid of
+``python -m benchmarks.planner --calibrate`` measures every backend on a grid of
 problems and rewrites :mod:`solvers._costs`, which this module reads.
 """
 

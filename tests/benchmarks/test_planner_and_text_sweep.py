@@ -1,0 +1,86 @@
+"""The planner's calibration script and the text sweep, on small data (no timing asserted)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from benchmarks import planner, text_sweep
+from solvers._planner import ProblemStats
+
+
+def test_peak_memory_sees_an_allocation_every_time():
+    # 40 MB allocated and freed inside the fit: the peak sees it each time, although
+    # the first call freed the same amount (an allocator that kept it would hide it).
+    for _ in range(2):
+        mib = text_sweep.peak_memory(lambda: np.ones(5_000_000).sum())
+        assert mib >= 0.9 * 5_000_000 * 8 / 2**20
+    assert text_sweep.peak_memory(lambda: None) < 5
+
+
+def test_text_sweep_quick(capsys):
+    results = text_sweep.main(
+        ["--shapes", "100x1000", "--repeats", "1", "--budget", "60"]
+        + ["--estimators", "SVMDual,SVM2,WeightedLasso,L1SVM"]
+    )
+    out = capsys.readouterr().out
+    assert "slope in n" in out and "memory ratio" in out
+    assert len(results) == 8
+    for r in results:
+        assert r["status"] == "ok" and r["pairs"] == 1 and r["certified"], r
+        # Ours at least as good as the peer (which is at its settled tolerance).
+        assert r["objective_diff"] >= -1e-6, r
+        assert r["ours_memory"] >= 0 and r["peer_memory"] >= 0
+    with pytest.raises(ValueError, match="unknown estimators"):
+        text_sweep.select("SVMDual,nope")
+
+
+def test_planner_measures_a_case_and_round_trips(tmp_path):
+    case = planner.Case("lasso", 60, 300, "text", 0.1, weighted=False)
+    result = planner.measure(case, repeats=1, budget=30.0)
+    assert result["answers"]["default"] in planner.candidates(case)
+    for name in planner.candidates(case):
+        assert result["answers"][name] == name  # every candidate certified
+    assert result["stats"].model == "lasso" and result["stats"].d == 300
+    path = tmp_path / "run.json"
+    planner.save([result], path)
+    (loaded,) = planner.load(str(path))
+    assert loaded["case"] == case and loaded["stats"] == result["stats"]
+    assert loaded["times"] == pytest.approx(result["times"])
+
+
+def test_planner_load_merges_later_runs_over_earlier(tmp_path):
+    stats = ProblemStats("svm", 100, 20, 2000, False, 1.0)
+    case = planner.Case("svm", 100, 20, "dense", 1.0, weighted=False)
+    row = {"case": case.__dict__, "stats": stats.__dict__, "budget": 30.0}
+    first = dict(row, times={"DUAL_CD": 1.0, "CLARABEL": 2.0}, answers={"DUAL_CD": "DUAL_CD"})
+    later = dict(row, times={"DUAL_CD": 0.5, "NEWTON": None}, answers={"NEWTON": "over 30 s"})
+    (tmp_path / "a.json").write_text(json.dumps([first]))
+    (tmp_path / "b.json").write_text(json.dumps([later]))
+    (merged,) = planner.load(f"{tmp_path / 'a.json'},{tmp_path / 'b.json'}")
+    assert merged["times"] == {"DUAL_CD": 0.5, "CLARABEL": 2.0, "NEWTON": np.inf}
+    assert merged["answers"] == {"DUAL_CD": "DUAL_CD", "NEWTON": "over 30 s"}
+
+
+def test_calibration_moves_towards_the_measurements_and_keeps_hardness_costly(monkeypatch):
+    written = {}
+    monkeypatch.setattr(planner, "write_costs", written.update)
+    rng = np.random.default_rng(0)
+    truth = np.array([-9.0, 1.0, 0.5, 0.0, -0.3, 0.0, 0.0, 0.0, 0.0])  # cheaper when harder
+    results = []
+    for _ in range(40):
+        n, d = int(rng.integers(100, 20000)), int(rng.integers(20, 2000))
+        stats = ProblemStats("ridge", n, d, n * d, False, float(rng.uniform(0, 5)))
+        seconds = float(np.exp(stats.features() @ truth))
+        results.append({"case": None, "stats": stats, "budget": 30.0,
+                        "times": {"default": seconds, "SVD": seconds},
+                        "answers": {"SVD": "SVD"}})  # fmt: skip
+    from solvers import _costs
+
+    planner.calibrate(results)
+    before = np.array(_costs.COSTS["ridge", "SVD"])
+    after = np.array(written["ridge", "SVD"])
+    F = np.array([r["stats"].features() for r in results])
+    t = np.log([r["times"]["SVD"] for r in results])
+    assert np.sum((F @ after - t) ** 2) < np.sum((F @ before - t) ** 2)
+    assert after[planner.HARDNESS] >= 0.0  # a harder problem is never cheaper
