@@ -18,7 +18,8 @@ sensible model), and rewrites :mod:`solvers._costs` with the result. ``--load
 FILE[,FILE...]`` prints (and with ``--calibrate`` calibrates from) the results
 earlier runs saved with ``--save FILE`` instead of measuring again, a later file's
 measurements replacing an earlier one's; ``--own-only`` measures the library's own
-backends only (after a change to them, saved and loaded over a full run). A backend
+backends only (after a change to them, saved and loaded over a full run), and
+``--models svm2,lasso`` the cases of some models only. A backend
 that ran past its budget on a case counts there with the budget as its time (an
 underestimate).
 
@@ -358,6 +359,9 @@ def main(argv=None):
         "--own-only", action="store_true", help="measure the library's own backends only"
     )
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per fit")
+    parser.add_argument(
+        "--models", default=None, help=f"measure these models only, comma-separated: {list(MODELS)}"
+    )
     args = parser.parse_args(argv)
     if args.load:
         results = load(args.load)
@@ -367,6 +371,11 @@ def main(argv=None):
             print(f"\nrewrote {COSTS_FILE}")
         return None
     cases = grid(QUICK_SHAPES if args.quick else SHAPES)
+    if args.models:
+        unknown = set(args.models.split(",")) - set(MODELS)
+        if unknown:
+            parser.error(f"--models: unknown {sorted(unknown)}; the models are {list(MODELS)}")
+        cases = [case for case in cases if case.model in args.models.split(",")]
     with threadpool_limits(1):
         warm_up()
     print(f"planner grid: {len(cases)} cases, budget {args.budget:g} s per fit, 1 BLAS thread")
@@ -378,10 +387,10 @@ def main(argv=None):
         print(f"  {case}: default {result['times'].get('default', np.nan):.3g} s "
               f"({result['answers'].get('default')}), fastest {name} {fastest:.3g} s",
               flush=True)  # fmt: skip
+        if args.save:
+            save(results, args.save)  # after every case: a long run killed keeps its part
     print()
     worst = print_table(results)
-    if args.save:
-        save(results, args.save)
     if args.calibrate:
         calibrate(results)
         print(f"\nrewrote {COSTS_FILE}")
