@@ -15,10 +15,17 @@ Each ``check_*`` function solves the model on all features and on a selection
   (relative) for RLSC's decision values ``f(q)`` at test points q;
 - :func:`check_spectral`: 000 Lemma 1, the eigenvalues of ``V'R R'V``.
 
-With ``eps=None`` the selection's *measured* spectral distortion
-``||I - V'R R'V||_2`` (on the subspace the theorem's proof needs) gives eps, so a
-report is a certificate of the theorem on this data, not a promise. With an eps
-given, the report says whether the selection delivers that accuracy.
+A check holds only when it proves its guarantee: the theorem's premise holds at
+the eps reported (the selection's measured spectral distortion ``||I - V'R R'V||_2``,
+on the subspace the theorem's proof needs, is small enough for that eps), the bound
+says something (eps within the theorem's range, a positive lower bound on the
+margin, a finite bound), and the conclusion holds. ``Report.failures`` names each
+part that fails, with the reason in words, and ``Report.explain()`` prints them.
+With ``eps=None`` the eps is the smallest the measured distortion certifies, so a
+report is a certificate of the theorem on this data, not a promise; a distortion
+too large to certify any eps in the theorem's range fails as vacuous (a selection
+of fewer features than the rank of X never passes by default). With an eps given,
+the report says whether the selection delivers that accuracy.
 
 Every solve goes through a certified estimator (:class:`solvers.SVMDual`,
 :class:`solvers.RLSC`); the minimum enclosing ball is certified by its own duality
@@ -102,13 +109,24 @@ class Report:
     eps : float
         The accuracy the bound uses: the one given, or the one the measured
         distortion certifies.
-    holds : bool
-        Whether ``selected`` meets ``bound`` (within the certified accuracy of the
-        solves).
     distortion : float
         The measured ``||I - V'R R'V||_2`` on the subspace the theorem needs.
+    failures : mapping of str to str, optional
+        What failed, each with its explanation: ``"premise"`` (the selection does
+        not meet the theorem's premise at ``eps``: the theorem does not apply),
+        ``"vacuous"`` (the bound promises nothing: eps outside the theorem's range,
+        a margin bound that is not positive, a bound that is not finite) and
+        ``"conclusion"`` (``selected`` does not meet ``bound``). Empty when the
+        check holds.
     details : mapping, optional
         Further numbers the bound uses (C, condition number, ...); empty by default.
+
+    Attributes
+    ----------
+    holds : bool
+        Whether the check proves its guarantee: the premise holds at ``eps``, the
+        bound says something, and ``selected`` meets it (within the certified
+        accuracy of the solves); ``failures`` is empty.
 
     See Also
     --------
@@ -139,12 +157,30 @@ class Report:
     selected: object
     bound: object
     eps: float
-    holds: bool
     distortion: float
+    failures: types.MappingProxyType = field(default_factory=lambda: types.MappingProxyType({}))
     details: types.MappingProxyType = field(default_factory=lambda: types.MappingProxyType({}))
+
+    @property
+    def holds(self):
+        return not self.failures
 
     def __bool__(self):
         return self.holds
+
+    def explain(self):
+        """Why the check fails, in words, or that it holds.
+
+        Returns
+        -------
+        str
+            One line per failed part (``"the premise fails: ..."``, ``"the bound is
+            vacuous: ..."``, ``"the conclusion fails: ..."``), or one line saying that
+            the theorem holds at ``eps``.
+        """
+        if self.holds:
+            return f"{self.theorem} holds: {self.relation} at eps = {self.eps:.4g}."
+        return "\n".join(f"{_FAILURE_WORDS[key]}: {why}" for key, why in self.failures.items())
 
     def __repr__(self):
         lines = [
@@ -158,8 +194,24 @@ class Report:
             f"  distortion = {self.distortion:.4g} (measured ||I - V'RR'V||_2)",
         ]
         lines += [f"  {k:<10} = {_fmt(v)}" for k, v in self.details.items()]
+        lines += [f"  {key:<10} : {why}" for key, why in self.failures.items()]
         lines.append(f"  holds      = {self.holds})")
         return "\n".join(lines)
+
+
+#: How :meth:`Report.explain` words each failed part, in the order they are listed.
+_FAILURE_WORDS = {
+    "premise": "the premise fails",
+    "vacuous": "the bound is vacuous",
+    "conclusion": "the conclusion fails",
+}
+
+
+def _failures(**parts):
+    """The failed parts of a check (a part given as None holds), in a fixed order."""
+    return types.MappingProxyType(
+        {key: parts[key] for key in _FAILURE_WORDS if parts.get(key) is not None}
+    )
 
 
 def _fmt(value):
@@ -446,9 +498,15 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
 
     What eps means: the proof of Theorem 1 shows, with ``E = V'V - V'R R'V``,
     ``gamma~^2 >= (1 - ||E|| / (1 - ||E||)) gamma^2``; BSS with ``r = 36 p / eps^2``
-    gives ``||E|| <= eps / 2`` and hence ``||E|| / (1 - ||E||) <= eps``. With
-    ``eps=None`` the measured ``||E||`` gives ``eps = ||E|| / (1 - ||E||)`` (inf
-    when ``||E|| >= 1``: no guarantee).
+    gives ``||E|| <= eps / 2`` and hence ``||E|| / (1 - ||E||) <= eps``. So the
+    premise checked at eps is ``||E|| / (1 - ||E||) <= eps`` (the theorem does not
+    apply otherwise), and the bound says something only for eps < 1 (the theorems'
+    range; at eps >= 1 the lower bound on gamma~^2 is not positive). With
+    ``eps=None`` the measured ``||E||`` gives ``eps = ||E|| / (1 - ||E||)``, the
+    smallest eps the theorem certifies for this selection; when that is not below 1
+    (``||E|| >= 1/2``, e.g. fewer features than the rank of X) the check fails as
+    vacuous. It can therefore fail in three ways, each named in ``failures``:
+    ``"premise"``, ``"vacuous"`` and ``"conclusion"``.
 
     Forms (``Report.form``): on separable data (C None or inf) the hard margin,
     ``full = gamma^2``, ``selected = gamma~^2`` (0 when X R is not separable),
@@ -467,7 +525,8 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
     selection : sparsify.Selection
         Over the d features of X.
     eps : float >= 0 or None, default=None
-        The accuracy to check; None uses the measured distortion.
+        The accuracy to check; None: the smallest eps the measured distortion
+        certifies, ``||E|| / (1 - ||E||)``.
     C : float > 0, np.inf or None, default=None
         As in :func:`margin`.
     supervised : bool, default=False
@@ -477,7 +536,7 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
     -------
     Report
         ``full = gamma^2`` and ``selected = gamma~^2`` (hard margin), or ``Z`` and
-        ``Z~`` (soft margin); ``bound`` and ``holds`` as above.
+        ``Z~`` (soft margin); ``bound``, ``failures`` and ``holds`` as above.
 
     Raises
     ------
@@ -506,6 +565,13 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
     >>> report = check_margin(X, y, bss(right_singular_vectors(X)[0], r=12))
     >>> report.form, report.holds, bool(report.selected >= report.bound)
     ('hard margin', True, True)
+
+    Two arbitrary features cannot keep a rank-3 row space: no eps < 1 is certified.
+
+    >>> from sparsify import Selection
+    >>> two = check_margin(X, y, Selection([3, 17], np.ones(2), 30))
+    >>> two.holds, list(two.failures)
+    (False, ['vacuous'])
     """
     X = check_X(X, name="X")
     y = _check_labels(y, X.shape[0])
@@ -519,26 +585,33 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
         X, y = X[full.support], y[full.support]
         full = _margin(X, y, full.C if full.form == "soft" else np.inf)
     distortion = _distortion(X, selection)
+    certified = _margin_eps(distortion)
     if eps is None:
-        eps = distortion / (1.0 - distortion) if distortion < 1 else np.inf
+        eps = certified
     z_low, z_high = full.objective_bounds
     sel_low, sel_high = _selected_objective_bounds(selection.apply(X), y, full.form, full.C)
     details = {"C": full.C, "n_samples": X.shape[0], "n_selected": selection.n_selected}
     if full.form == "hard":
         value = 1.0 / (2.0 * full.objective)
         selected = 0.0 if sel_low == np.inf else 1.0 / (sel_low + sel_high)
-        bound = (1.0 - eps) * value
+        bound = (1.0 - eps) * value if eps < np.inf else -np.inf
         # Optimistic ends of the brackets: gamma~^2 at its largest, gamma^2 at its smallest.
-        holds = bool(1.0 / (2.0 * sel_low) >= (1.0 - eps) / (2.0 * z_high) or eps >= 1)
+        met = eps >= 1 or 1.0 / (2.0 * sel_low) >= (1.0 - eps) / (2.0 * z_high)
         form, quantity, relation = "hard margin", "gamma^2 = 1/||w||^2", "selected >= bound"
         details.pop("C")
     else:
         value = full.objective
         selected = 0.5 * (sel_low + sel_high)
         bound = value / (1.0 - eps) if eps < 1 else np.inf
-        holds = bool(eps >= 1 or sel_low * (1.0 - eps) <= z_high)
+        met = eps >= 1 or sel_low * (1.0 - eps) <= z_high
         form = f"soft-margin dual objective (C={full.C:g})"
         quantity, relation = "Z, the optimum of 001 eq. (2)", "selected <= bound"
+    space = "the row space of the support vectors" if supervised else "the row space of X"
+    failures = _failures(
+        premise=_margin_premise(theorem, space, distortion, certified, eps),
+        vacuous=_margin_vacuous(theorem, full.form, distortion, eps),
+        conclusion=None if met else _conclusion(quantity, relation, selected, bound),
+    )
     return Report(
         theorem=theorem,
         form=form,
@@ -548,9 +621,55 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
         selected=float(selected),
         bound=float(bound),
         eps=float(eps),
-        holds=holds,
         distortion=float(distortion),
+        failures=failures,
         details=types.MappingProxyType(details),
+    )
+
+
+def _margin_eps(distortion):
+    """The eps of 001 Theorems 1-2 a distortion ``||E||`` certifies: ``||E|| / (1 - ||E||)``."""
+    return distortion / (1.0 - distortion) if distortion < 1 else np.inf
+
+
+def _fix_hint(theorem):
+    return (
+        f"select more features: BSS with r = required_features(eps, {theorem!r}, X=X) "
+        "gives ||E|| <= eps / 2"
+    )
+
+
+def _margin_premise(theorem, space, distortion, certified, eps):
+    """Why the margin theorem does not apply at eps (None when it does)."""
+    if certified <= eps:
+        return None
+    return (
+        f"this selection distorts {space} by ||E|| = {distortion:.3g}, and {theorem} "
+        f"needs ||E|| / (1 - ||E||) <= eps = {eps:.3g}, i.e. ||E|| <= {eps / (1 + eps):.3g}; "
+        f"the theorem does not apply ({_fix_hint(theorem)})"
+    )
+
+
+def _margin_vacuous(theorem, form, distortion, eps):
+    """Why the margin bound promises nothing at eps (None when it promises something)."""
+    if eps < 1:
+        return None
+    what = (
+        "the lower bound (1 - eps) gamma^2 on the selected margin is not positive"
+        if form == "hard"
+        else "the upper bound Z / (1 - eps) on the selected dual objective is infinite"
+    )
+    return (
+        f"at eps = {eps:.3g} {what}; {theorem} is stated for eps in (0, 1), which needs "
+        f"||E|| < 1/2 (measured: {distortion:.3g}; {_fix_hint(theorem)})"
+    )
+
+
+def _conclusion(quantity, relation, selected, bound):
+    """The conclusion's failure, in words."""
+    return (
+        f"{relation} is false for {quantity}: selected = {_fmt(selected)}, bound = "
+        f"{_fmt(bound)}, beyond the certified accuracy of the solves"
     )
 
 
@@ -679,9 +798,17 @@ def check_radius(X, selection, eps=None):
     rows of ``X R``. The proof (001 supplementary Theorem 3) uses only the distortion
     on the row space of X: in the dual ``B^2 = max_lam sum_i lam_i ||x_i - X'lam||^2``
     every ``x_i - X'lam`` lies in the span of V (the right singular vectors of X), so
-    ``||R'(x_i - X'lam)||^2 <= (1 + ||E||) ||x_i - X'lam||^2``. Hence eps here is the
-    distortion itself: with ``eps=None``, ``eps = ||I - V'R R'V||_2``; BSS with
-    ``r = 36 rank / eps^2`` gives at most ``eps / 2``.
+    ``||R'(x_i - X'lam)||^2 <= (1 + ||E||) ||x_i - X'lam||^2``. Hence the premise
+    checked at eps is the distortion itself, ``||E|| <= eps`` (the theorem does not
+    apply otherwise), and the theorem is stated for eps in (0, 1): at eps >= 1 the
+    check fails as vacuous (a distortion of 1 or more means the selection loses a
+    direction of the row space). With ``eps=None`` the eps is 001 Theorem 2's, the
+    same as :func:`check_margin`'s: ``||E|| / (1 - ||E||)``, the smallest eps at
+    which the whole theorem (margin and radius) holds for this selection, so that a
+    selection that keeps the radius only because dropping features shrinks the ball
+    does not pass by default. BSS with ``r = 36 rank / eps^2`` gives
+    ``||E|| <= eps / 2``. The check fails in three ways, named in ``failures``:
+    ``"premise"``, ``"vacuous"`` and ``"conclusion"``.
 
     Parameters
     ----------
@@ -690,12 +817,14 @@ def check_radius(X, selection, eps=None):
     selection : sparsify.Selection
         Over the d features of X.
     eps : float >= 0 or None, default=None
-        The accuracy to check; None uses the measured distortion.
+        The accuracy to check; None: 001 Theorem 2's eps for the measured
+        distortion, ``||E|| / (1 - ||E||)``.
 
     Returns
     -------
     Report
-        ``full = B^2``, ``selected = B~^2``, ``bound = (1 + eps) B^2``.
+        ``full = B^2``, ``selected = B~^2``, ``bound = (1 + eps) B^2``; ``failures``
+        and ``holds`` as above.
 
     Raises
     ------
@@ -720,27 +849,54 @@ def check_radius(X, selection, eps=None):
     >>> report = check_radius(X, first_two)
     >>> report.holds, round(report.full, 6), round(report.selected, 6), round(report.eps, 6)
     (True, 1.0, 1.0, 0.0)
+
+    The first feature alone loses a direction of the points' row space: at eps = 0.5
+    the theorem does not apply, although the ball shrinks.
+
+    >>> first = check_radius(X, Selection(np.array([0]), np.ones(1), n_features_in=3), eps=0.5)
+    >>> first.holds, list(first.failures), bool(first.selected <= first.bound)
+    (False, ['premise'], True)
     """
     X = check_X(X, name="X")
     selection = _check_selection(selection, X.shape[1])
     eps = _check_eps(eps)
     distortion = _distortion(X, selection)
     if eps is None:
-        eps = distortion
+        eps = _margin_eps(distortion)
     _, (low, high) = _enclosing_ball(X)
     _, (sel_low, sel_high) = _enclosing_ball(selection.apply(X))
     full = 0.5 * (low + high)
+    theorem, quantity = "001 Theorem 2", "B^2, the squared radius of the minimum enclosing ball"
+    selected, bound = 0.5 * (sel_low + sel_high), (1.0 + eps) * full
+    premise = vacuous = None
+    if distortion > eps:
+        premise = (
+            f"this selection distorts the row space of X by ||E|| = {distortion:.3g} > eps "
+            f"= {eps:.3g}, and {theorem}'s radius bound needs ||E|| <= eps; the theorem "
+            f"does not apply ({_fix_hint(theorem)})"
+        )
+    if eps >= 1:
+        vacuous = (
+            f"eps = {eps:.3g} is not below 1: {theorem} is stated for eps in (0, 1), and "
+            f"the default eps ||E|| / (1 - ||E||) is below 1 only for ||E|| < 1/2 "
+            f"(measured: {distortion:.3g}; {_fix_hint(theorem)})"
+        )
+    met = sel_low <= (1.0 + eps) * high
     return Report(
-        theorem="001 Theorem 2",
+        theorem=theorem,
         form="enclosing-ball radius",
-        quantity="B^2, the squared radius of the minimum enclosing ball",
+        quantity=quantity,
         relation="selected <= bound",
         full=float(full),
-        selected=float(0.5 * (sel_low + sel_high)),
-        bound=float((1.0 + eps) * full),
+        selected=float(selected),
+        bound=float(bound),
         eps=float(eps),
-        holds=bool(sel_low <= (1.0 + eps) * high),
         distortion=float(distortion),
+        failures=_failures(
+            premise=premise,
+            vacuous=vacuous,
+            conclusion=None if met else _conclusion(quantity, "selected <= bound", selected, bound),
+        ),
         details=types.MappingProxyType(
             {"n_samples": X.shape[0], "n_selected": selection.n_selected}
         ),
@@ -794,7 +950,11 @@ def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
     ``eps=None`` both are measured, and eps is the larger. The theorem assumes
     ``eps <= 1/2``; above, the beta term uses the proof's factor
     ``kappa / ((1 - eps) sigma_max)`` in place of ``2 kappa / sigma_max`` (inf for
-    eps >= 1), and the alpha term holds as stated (see docs/guarantees.md).
+    eps >= 1), and the alpha term holds as stated (see docs/guarantees.md). A given
+    eps that is below the measured one fails the premise (the theorem does not
+    apply); a measured eps of 1 or more, or a bound that is not finite, fails as
+    vacuous; ``|selected - full| > bound`` fails the conclusion (``failures`` names
+    each).
 
     Parameters
     ----------
@@ -868,8 +1028,9 @@ def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
     RtV[selection.indices] = V[selection.indices] * selection.scales[:, None] ** 2
     cross = np.linalg.norm(q_perp @ RtV, axis=1)  # ||q_perp' R R' V|| (000 Lemma 6)
     lemma6 = float(np.max(np.divide(cross, beta, out=np.zeros_like(cross), where=beta > 0)))
+    measured = max(distortion, lemma6)
     if eps is None:
-        eps = max(distortion, lemma6)
+        eps = measured
     if relative:
         if lam == 0:
             raise ValueError("relative=True (000 Theorem 2) needs lam > 0; got lam=0.")
@@ -903,18 +1064,39 @@ def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
     full = RLSC(lam=lam).fit(X, y).decision_function(q)
     selected = RLSC(lam=lam).fit(selection.apply(X), y).decision_function(selection.apply(q))
     scale = np.abs(full) + kappa * (alpha + beta / s_max) * y_norm
-    holds = bool(np.all(np.abs(selected - full) <= bound + _RLSC_RTOL * scale))
+    missed = np.abs(selected - full) > bound + _RLSC_RTOL * scale
+    quantity = "f(q) = q'X'x, RLSC's decision value (000 eq. 3)"
+    relation = "|selected - full| <= bound"
+    premise = vacuous = conclusion = None
+    if measured > eps:
+        premise = (
+            f"this selection distorts the row space of X by ||E|| = {distortion:.3g} and "
+            f"000 Lemma 6's ratio is {lemma6:.3g}; {theorem} needs both <= eps = {eps:.3g}, "
+            "so it does not apply (select more features: BSS with r = "
+            "required_features(eps, '000 Theorem 1', X=X))"
+        )
+    if eps >= 1:  # also where the bound is inf: eps < 1 keeps every term finite
+        vacuous = (
+            f"the measured eps = {eps:.3g} is not below 1: {theorem} is stated for eps <= 1/2 "
+            "and its proof needs eps < 1 (V'RR'V invertible); the bound is infinite at "
+            f"{int(np.sum(~np.isfinite(bound)))} of {bound.size} test point(s)"
+        )
+    if np.any(missed):
+        conclusion = (
+            f"|f~(q) - f(q)| exceeds the bound at {int(missed.sum())} of {missed.size} test "
+            f"point(s) (the largest excess: {float(np.max(np.abs(selected - full) - bound)):.3g})"
+        )
     return Report(
         theorem=theorem,
         form=form,
-        quantity="f(q) = q'X'x, RLSC's decision value (000 eq. 3)",
-        relation="|selected - full| <= bound",
+        quantity=quantity,
+        relation=relation,
         full=full,
         selected=selected,
         bound=bound,
         eps=float(eps),
-        holds=holds,
         distortion=float(distortion),
+        failures=_failures(premise=premise, vacuous=vacuous, conclusion=conclusion),
         details=types.MappingProxyType(details),
     )
 
@@ -929,6 +1111,11 @@ def check_spectral(V, selection, r=None):
     iterations (default: the number of selected features, which is at most r, so
     the bound is then at least as wide as the lemma's).
 
+    The lemma's premise is ``r > ell`` and at most r selected features (BSS picks
+    one per iteration); the bound is vacuous when its lower end ``(1 - s)^2`` is 0
+    (r = ell: it would admit a singular ``V'RR'V``); the conclusion is that every
+    eigenvalue lies in the interval. ``failures`` names each part that fails.
+
     Parameters
     ----------
     V : array-like of shape (d, ell)
@@ -936,7 +1123,7 @@ def check_spectral(V, selection, r=None):
     selection : sparsify.Selection
         Over the d rows of V.
     r : int, optional
-        The r the selection was made with (r > ell).
+        The r the selection was made with (the lemma needs r > ell).
 
     Returns
     -------
@@ -948,7 +1135,7 @@ def check_spectral(V, selection, r=None):
     ------
     ValueError
         V without orthonormal columns, a selection over another number of features,
-        or r not an integer > ell.
+        or r not a positive integer.
     TypeError
         A selection that is not a :class:`sparsify.Selection`.
 
@@ -973,15 +1160,29 @@ def check_spectral(V, selection, r=None):
     selection = _check_selection(selection, V.shape[0])
     ell = V.shape[1]
     r = selection.n_selected if r is None else r
-    if isinstance(r, bool) or not isinstance(r, int | np.integer) or r <= ell:
-        raise ValueError(
-            f"r must be an integer > ell = {ell} (Lemma 1 needs r > ell); got r={r!r}."
-        )
+    if isinstance(r, bool) or not isinstance(r, int | np.integer) or r < 1:
+        raise ValueError(f"r must be a positive integer, the r of the BSS run; got r={r!r}.")
     B = V[selection.indices] * selection.scales[:, None]
     eig = np.linalg.eigvalsh(B.T @ B)
     root = math.sqrt(ell / r)
     lower, upper = (1.0 - root) ** 2, (1.0 + root) ** 2
     slack = 1e-12 * max(1.0, upper)
+    premise = vacuous = conclusion = None
+    if r <= ell or selection.n_selected > r:
+        premise = (
+            f"000 Lemma 1 needs r > ell = {ell} and at most r selected features; got r = {r} "
+            f"and {selection.n_selected} selected (give the r of the BSS run, r > ell)"
+        )
+    if lower <= slack:
+        vacuous = (
+            f"with r = {r} and ell = {ell}, s = sqrt(ell / r) = {root:.3g} and the lower end "
+            f"(1 - s)^2 = {lower:.3g} admits a singular V'RR'V"
+        )
+    if not (eig[0] >= lower - slack and eig[-1] <= upper + slack):
+        conclusion = (
+            f"the eigenvalues of V'RR'V span [{eig[0]:.3g}, {eig[-1]:.3g}], outside "
+            f"[{lower:.3g}, {upper:.3g}]"
+        )
     return Report(
         theorem="000 Lemma 1",
         form="eigenvalues of V'RR'V",
@@ -991,8 +1192,8 @@ def check_spectral(V, selection, r=None):
         selected=np.array([eig[0], eig[-1]]),
         bound=np.array([lower, upper]),
         eps=root,
-        holds=bool(eig[0] >= lower - slack and eig[-1] <= upper + slack),
         distortion=float(max(1.0 - eig[0], eig[-1] - 1.0, 0.0)),
+        failures=_failures(premise=premise, vacuous=vacuous, conclusion=conclusion),
         details=types.MappingProxyType({"ell": ell, "r": int(r)}),
     )
 

@@ -1,13 +1,14 @@
 """Assertions on the papers' guarantees, in the style of :mod:`numpy.testing`.
 
 Each ``assert_*`` runs the matching check of :mod:`solvers.guarantees` and raises
-``AssertionError`` with the full report in its message when the guarantee does not
-hold; otherwise it returns the report (so a test can look further). Use them in
-your own tests to certify that a feature selection keeps what the theorems promise
-on your data::
+``AssertionError`` when the check does not prove its guarantee: the message says
+which part failed and why (``the premise fails: ...``, ``the bound is vacuous:
+...``, ``the conclusion fails: ...``), then shows the full report. Otherwise it
+returns the report (so a test can look further). Use them in your own tests to
+certify that a feature selection keeps what the theorems promise on your data::
 
     from solvers.testing import assert_margin_preserved
-    assert_margin_preserved(X, y, selection)            # eps from the measured distortion
+    assert_margin_preserved(X, y, selection)            # the eps its distortion certifies, < 1
     assert_margin_preserved(X, y, selection, eps=0.5)   # the selection must deliver eps = 0.5
 
 docs/guarantees.md shows a whole test file and what each report field means.
@@ -28,7 +29,7 @@ def _assert(report, err_msg):
         header = f"{report.theorem} does not hold for this selection"
         if err_msg:
             header += f": {err_msg}"
-        raise AssertionError(f"{header}\n{report!r}")
+        raise AssertionError(f"{header}\n{report.explain()}\n{report!r}")
     return report
 
 
@@ -47,7 +48,8 @@ def assert_margin_preserved(X, y, selection, eps=None, C=None, *, supervised=Fal
     selection : sparsify.Selection
         Over the d features of X.
     eps : float >= 0 or None, default=None
-        The accuracy to assert; None uses the measured distortion.
+        The accuracy to assert; None: the smallest eps the measured distortion
+        certifies (the assertion fails when that is not below 1).
     C : float > 0, np.inf or None, default=None
         As in :func:`solvers.guarantees.margin`.
     supervised : bool, default=False
@@ -63,7 +65,8 @@ def assert_margin_preserved(X, y, selection, eps=None, C=None, *, supervised=Fal
     Raises
     ------
     AssertionError
-        When ``report.holds`` is False; the message holds the report.
+        When ``report.holds`` is False; the message says which part failed and why,
+        then holds the report.
 
     See Also
     --------
@@ -96,7 +99,8 @@ def assert_radius_preserved(X, selection, eps=None, *, err_msg=""):
     selection : sparsify.Selection
         Over the d features of X.
     eps : float >= 0 or None, default=None
-        The accuracy to assert; None uses the measured distortion.
+        The accuracy to assert; None: 001 Theorem 2's eps for the measured
+        distortion, as :func:`assert_margin_preserved` (fails when not below 1).
     err_msg : str, default=""
         Added to the failure message.
 
@@ -108,7 +112,8 @@ def assert_radius_preserved(X, selection, eps=None, *, err_msg=""):
     Raises
     ------
     AssertionError
-        When ``report.holds`` is False; the message holds the report.
+        When ``report.holds`` is False; the message says which part failed and why,
+        then holds the report.
 
     See Also
     --------
@@ -150,7 +155,8 @@ def assert_rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False, err_
     selection : sparsify.Selection
         Over the d features of X.
     eps : float in [0, 1/2] or None, default=None
-        The accuracy to assert; None uses the measured distortion.
+        The accuracy to assert; None: the measured distortion and 000 Lemma 6's
+        ratio, the larger (the assertion fails when that is not below 1).
     relative : bool, default=False
         000 Theorem 2 instead of Theorem 1.
     err_msg : str, default=""
@@ -164,7 +170,8 @@ def assert_rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False, err_
     Raises
     ------
     AssertionError
-        When ``report.holds`` is False; the message holds the report.
+        When ``report.holds`` is False; the message says which part failed and why,
+        then holds the report.
 
     See Also
     --------
@@ -211,7 +218,8 @@ def assert_spectral_bound(V, selection, r=None, *, err_msg=""):
     Raises
     ------
     AssertionError
-        When ``report.holds`` is False; the message holds the report.
+        When ``report.holds`` is False; the message says which part failed and why,
+        then holds the report.
 
     See Also
     --------

@@ -148,7 +148,7 @@ def test_bss_with_the_theorems_r_keeps_margin_and_radius(separable):
     measured = check_margin(X, y, selection)
     d = measured.distortion
     assert measured.holds and measured.eps == pytest.approx(d / (1 - d))
-    assert check_radius(X, selection).eps == pytest.approx(d)
+    assert check_radius(X, selection).eps == pytest.approx(d / (1 - d))  # 001 Theorem 2's eps
 
 
 def test_supervised_check_uses_the_support_vectors(separable):
@@ -186,19 +186,24 @@ def test_ionosphere_uses_the_soft_margin_form_and_holds(ionosphere):
 
 def test_a_bad_selection_fails_somewhere_in_a_sweep(separable):
     X, y = separable
-    margins = {
-        (r, eps): check_margin(X, y, _bad_selection(X, r), eps=eps).holds
-        for r in (10, 50)
-        for eps in (0.1, 0.9)
-    }
-    assert not all(margins.values()) and any(margins.values())
+    reports = [
+        check_margin(X, y, _bad_selection(X, r), eps=eps) for r in (10, 50) for eps in (0.1, 0.9)
+    ]
+    # Every one fails, for its premise: the theorem does not apply to these selections ...
+    assert not any(report.holds for report in reports)
+    assert all("premise" in report.failures for report in reports)
+    # ... although the inequality alone is met by some of them (a check of the
+    # conclusion only would have passed those).
+    assert any("conclusion" not in report.failures for report in reports)
     # Inflated scales (sqrt(d / r), as uniform sampling would) break the radius bound.
     inflated = _bad_selection(X, 10, scale=math.sqrt(X.shape[1] / 10))
     report = check_radius(X, inflated, eps=0.5)
     assert not report.holds and report.selected > 1.5 * report.full
-    # With eps measured, no guarantee is claimed: the bound is vacuous, not wrong.
+    # With eps measured, ten features cannot keep a rank-16 row space: no eps < 1 is
+    # certified, and the default check fails as vacuous instead of passing.
     measured = check_radius(X, inflated)
-    assert measured.holds and measured.eps == measured.distortion
+    assert measured.distortion >= 1 and measured.eps == np.inf
+    assert not measured.holds and list(measured.failures) == ["vacuous"]
 
 
 # -- RLSC (000 Theorems 1-2) -------------------------------------------------------------
