@@ -139,31 +139,42 @@ def _all_scaled(d, scale):
     return Selection(np.arange(d), np.full(d, scale), d)
 
 
-def test_margin_premise_alone(rank3):
+MARGIN_FORMS = pytest.mark.parametrize(
+    "C, form", [(None, "hard margin"), (1.0, "soft-margin dual objective (C=1)")]
+)
+
+
+@MARGIN_FORMS
+def test_margin_premise_alone(rank3, C, form):
     X, y, _, _ = rank3
     # Every feature scaled by 0.8: V'RR'V = 0.64 I, ||E|| = 0.36 > 0.5 / 1.5, while
-    # gamma~^2 = 0.64 gamma^2 >= (1 - 0.5) gamma^2.
-    report = check_margin(X, y, _all_scaled(30, 0.8), eps=0.5)
-    assert report.distortion == pytest.approx(0.36)
-    assert report.selected == pytest.approx(0.64 * report.full, rel=1e-5)
+    # gamma~^2 = 0.64 gamma^2 >= (1 - 0.5) gamma^2 (hard), and Z~ <= Z / 0.64 <= Z /
+    # (1 - 0.5) (soft: 0.64 a~ is feasible for the full dual).
+    report = check_margin(X, y, _all_scaled(30, 0.8), eps=0.5, C=C)
+    assert report.form == form and report.distortion == pytest.approx(0.36)
+    if C is None:
+        assert report.selected == pytest.approx(0.64 * report.full, rel=1e-5)
     assert list(report.failures) == ["premise"]
     assert "does not apply" in report.explain()
 
 
-def test_margin_vacuous_alone(rank3):
+@MARGIN_FORMS
+def test_margin_vacuous_alone(rank3, C, form):
     X, y, _, _ = rank3
     # Scaled by 0.6: ||E|| = 0.64, the certified eps = 0.64 / 0.36 > 1: the lower
-    # bound (1 - eps) gamma^2 is negative.
-    report = check_margin(X, y, _all_scaled(30, 0.6))
-    assert report.eps == pytest.approx(0.64 / 0.36) and report.bound < 0
+    # bound (1 - eps) gamma^2 is negative (hard), Z / (1 - eps) infinite (soft).
+    report = check_margin(X, y, _all_scaled(30, 0.6), C=C)
+    assert report.form == form and report.eps == pytest.approx(0.64 / 0.36)
+    assert report.bound < 0 if C is None else report.bound == np.inf
     assert list(report.failures) == ["vacuous"]
     with pytest.raises(AssertionError, match="the bound is vacuous: at eps = 1.78"):
-        assert_margin_preserved(X, y, _all_scaled(30, 0.6))
+        assert_margin_preserved(X, y, _all_scaled(30, 0.6), C=C)
 
 
-def test_margin_conclusion_alone(rank3, monkeypatch):
+@MARGIN_FORMS
+def test_margin_conclusion_alone(rank3, monkeypatch, C, form):
     X, y, _, selection = rank3
-    assert check_margin(X, y, selection, eps=0.5).holds
+    assert check_margin(X, y, selection, eps=0.5, C=C).holds
     # A selected problem solved 10x off (Z~ ten times too large, i.e. gamma~^2 ten
     # times too small) must fail the conclusion, and only it.
     solve = guarantees._selected_objective_bounds
@@ -172,9 +183,9 @@ def test_margin_conclusion_alone(rank3, monkeypatch):
         "_selected_objective_bounds",
         lambda *args: tuple(10 * z for z in solve(*args)),
     )
-    report = check_margin(X, y, selection, eps=0.5)
-    assert list(report.failures) == ["conclusion"]
-    assert report.selected < report.bound
+    report = check_margin(X, y, selection, eps=0.5, C=C)
+    assert report.form == form and list(report.failures) == ["conclusion"]
+    assert report.selected < report.bound if C is None else report.selected > report.bound
 
 
 def test_radius_premise_alone(rank3):
