@@ -717,13 +717,36 @@ def _ball_certificate(X, sq, lam):
     return center, _certificate("enclosing_ball", primal, dual, kkt, 0.0, GAP_TOLERANCE, null=0.0)
 
 
+def _standardised_points(X):
+    """``(Z, shift, scale)`` with ``X = scale Z + shift``: the ball is translation
+    invariant and scales with X, so it is solved on points centred at their mean
+    (dense X; a sparse X is only scaled, never densified) with the largest distance
+    from the shift 1. The backends' tolerances are absolute, and distances formed as
+    ``||x||^2 - 2 x'c + ||c||^2`` cancel under an offset (raw prices, timestamps)."""
+    if sp.issparse(X):
+        shift = np.zeros(X.shape[1])
+        Z = sp.csr_matrix(X, dtype=float, copy=True)
+    else:
+        shift = X.mean(axis=0)
+        Z = X - shift
+    scale = math.sqrt(float(_row_norms_squared(Z).max()))
+    if scale > 0:
+        Z = Z / scale
+    return Z, shift, scale
+
+
 def _enclosing_ball(X):
     """Center and the certified bracket ``(lower, upper)`` of the squared radius B^2."""
-    n = X.shape[0]
+    Z, shift, scale = _standardised_points(X)
+    if scale == 0 or X.shape[0] == 1:  # every point the same
+        return shift + (np.asarray(X[0].todense()).ravel() if sp.issparse(X) else 0.0), (0.0, 0.0)
+    center, (low, high) = _unit_ball(Z)
+    return shift + scale * center, (scale**2 * low, scale**2 * high)
+
+
+def _unit_ball(X):
+    """:func:`_enclosing_ball` of points whose largest norm is 1."""
     sq = _row_norms_squared(X)
-    if n == 1:
-        center = np.asarray(X[0].toarray()).ravel() if sp.issparse(X) else X[0].copy()
-        return center, (0.0, 0.0)
     problem = _ball_dual(X)
     found = {}
 
@@ -753,6 +776,12 @@ def enclosing_ball(X):
     answer is certified in NumPy: ``max_i ||x_i - center||^2`` (an upper bound on
     B^2) and the dual value at lam (a lower bound) agree to a relative 1e-6, which
     is also the KKT condition that lam weighs only points on the sphere.
+
+    The ball moves with the points and scales with them, and so does the answer: the
+    dual is solved on the points centred at their mean and scaled to a largest
+    distance of 1 (a sparse X is scaled only), so that an offset such as raw prices
+    or timestamps (1e5, 1e9) or a scale of 1e-12 or 1e12 changes nothing; identical
+    points give radius 0.
 
     Parameters
     ----------

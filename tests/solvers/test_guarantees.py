@@ -92,6 +92,50 @@ def test_enclosing_ball_known_answers():
     assert radius == 0.0
 
 
+def _points_on_a_sphere():
+    """31 points in R^5 inside the unit sphere about 0, two of them antipodal on it: the
+    minimum enclosing ball is exactly that sphere (center 0, radius 1)."""
+    rng = np.random.default_rng(0)
+    U = rng.standard_normal((31, 5))
+    U *= rng.uniform(0.3, 1.0, (31, 1)) / np.linalg.norm(U, axis=1)[:, None]
+    U[0] /= np.linalg.norm(U[0])
+    U[-1] = -U[0]
+    return U
+
+
+@pytest.mark.parametrize("shift", [0.0, 1e3, 1e5, 1e8])
+def test_enclosing_ball_is_translation_invariant(shift):
+    """Raw prices, timestamps: the ball of X + c is the ball of X moved by c."""
+    offset = shift + np.arange(5.0)
+    center, radius = enclosing_ball(_points_on_a_sphere() + offset)
+    # The points themselves are known to |offset| * 1e-16 only.
+    assert radius == pytest.approx(1.0, rel=1e-8 + 1e-15 * shift)
+    np.testing.assert_allclose(center, offset, rtol=0, atol=1e-6 + 1e-15 * shift)
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1e-10, 1e10, 1e12])
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_enclosing_ball_scales_with_the_points(scale, sparse):
+    X = _points_on_a_sphere() * scale
+    center, radius = enclosing_ball(sp.csr_matrix(X) if sparse else X)
+    assert radius == pytest.approx(scale, rel=1e-8)
+    np.testing.assert_allclose(center, 0.0, atol=1e-6 * scale)
+
+
+def test_enclosing_ball_of_identical_points_has_radius_zero():
+    center, radius = enclosing_ball(np.tile([[1e5, 3.0, -2.0]], (4, 1)))
+    assert radius == 0.0
+    np.testing.assert_array_equal(center, [1e5, 3.0, -2.0])
+
+
+def test_check_radius_is_translation_invariant():
+    X = _points_on_a_sphere()
+    selection = Selection(np.arange(5), np.ones(5), 5)
+    reports = [check_radius(X + shift, selection) for shift in (0.0, 1e5)]
+    assert reports[1].full == pytest.approx(reports[0].full, rel=1e-8) == 1.0
+    assert reports[0].holds and reports[1].holds
+
+
 # -- the margin -------------------------------------------------------------------------
 
 
