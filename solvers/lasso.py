@@ -122,7 +122,12 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         return weighted_lasso(X, y, sample_weight=self._sample_weight)
 
     def _fit_xy(self, X, y):
-        self._fit_penalised(X, y)
+        # The intercept is free: fit y less its (s-weighted) mean and move the intercept
+        # back, exactly; with an offset such as a Unix timestamp (y = 1.7e9 + signal)
+        # the residuals would otherwise cancel to the offset's rounding.
+        offset = float(np.average(y, weights=self._sample_weight))
+        self._fit_penalised(X, y - offset)
+        self.intercept_ += offset
 
     def _read_solution(self, problem, X, y):
         beta = problem.var_dict["beta"].value

@@ -38,6 +38,7 @@ class PathProblem:
     max_steps: int
     return_path: bool = True  # False: only the last two breakpoints are kept
     shift: np.ndarray | None = None  # column means taken off X (offset columns), or None
+    y_offset: float = 0.0  # the mean taken off a regression target (the intercept is free)
 
     def column(self, j):
         """Column j of the rescaled X as a dense vector."""
@@ -75,8 +76,9 @@ class PathProblem:
         return coefs * _column_scales(self.weights)
 
     def uncentre(self, intercepts, coefs):
-        """Intercepts of the caller's problem: ``b = b_c - m'w`` for the centred columns."""
-        intercepts = np.asarray(intercepts, dtype=np.float64)
+        """Intercepts of the caller's problem: ``b = b_c + ybar - m'w`` for the centred
+        columns and target."""
+        intercepts = np.asarray(intercepts, dtype=np.float64) + self.y_offset
         return intercepts if self.shift is None else intercepts - coefs @ self.shift
 
 
@@ -101,6 +103,10 @@ def check_path_inputs(
                 f"distinct value(s): {classes[:5].tolist()}."
             )
         y = signed_labels(y, classes)
+    # A regression target is centred (exact, the intercept absorbs its mean): with an
+    # offset such as a Unix timestamp every residual would otherwise cancel.
+    y_offset = 0.0 if classifier else float(y.mean())
+    y = y if classifier else y - y_offset
     unit_weights = weights is None
     weights = check_penalty_weights(weights, d)
     scale = _column_scales(weights)
@@ -122,6 +128,7 @@ def check_path_inputs(
         max_steps=_check_count(max_steps, "max_steps", default=10 * (n + d)),
         return_path=_check_flag(return_path, "return_path"),
         shift=shift if shift.any() else None,
+        y_offset=y_offset,
     )
 
 
