@@ -2,11 +2,12 @@
 
 Only the samples inside the margin (``y_i f_i < 1``) and on it carry a loss or a
 multiplier; the others can be left out without changing the solution. The
-formulation is solved on a subset (certified on that subset), its multipliers are
-extended by zeros, and the solution is certified on every sample; while it fails,
-every sample outside the subset with a margin below 1 is added (all of them, once
-the subset would exceed half the data). A re-fit on the same data starts from the
-last subset.
+formulation is solved on a subset (certified on that subset) and its multipliers are
+extended by zeros; while a sample outside the subset has a margin below 1, every
+such sample is added (all of them, once the subset would exceed half the data).
+Then the zeros are the full problem's multipliers too, so ``alpha_``, ``support_``
+and the dual objective are the full problem's, and the solution is certified on
+every sample. A re-fit on the same data starts from the last subset.
 """
 
 import numpy as np
@@ -81,13 +82,15 @@ class SampleWorkingSet:
             alpha = np.zeros(n)
             alpha[working] = self.alpha_
             self._lift_samples(X, y, alpha)
-            if self._certify(X, y).holds:
-                break
             margins = y * (np.asarray(X @ self.coef_).ravel() + self.intercept_)
             outside = np.ones(n, dtype=bool)
             outside[working] = False
             violators = np.flatnonzero(outside & (margins < 1.0))
             if violators.size == 0:
+                # Every sample left out has margin >= 1, so its multiplier 0 is the full
+                # problem's and the subset's multipliers are the rest of the full dual
+                # solution. (A certified w alone is not enough: the multipliers of
+                # samples inside the margin would be missing from alpha_.)
                 break
             if working.size + violators.size > _WS_FULL_FRACTION * n:
                 working = np.arange(n)  # most samples matter: the full problem at once
