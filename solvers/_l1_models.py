@@ -96,7 +96,19 @@ class WeightedL1Penalty(SampleWorkingSet):
             return
         kept = np.flatnonzero(finite)
         coef = np.zeros(X.shape[1])
-        coef[kept] = self._fit_kept(X[:, kept], y, weights[kept])
+        if kept.size == 0:
+            # No feature left: the constant model is the answer (zero coefficients, the
+            # best intercept), found and certified as the fit on one zero column.
+            warnings.warn(
+                f"every feature's weight is +inf, so {type(self).__name__} keeps no "
+                "feature: its model is the constant intercept_ (coef_ all 0).",
+                UserWarning,
+                stacklevel=4,
+            )
+            zero = sp.csc_matrix((X.shape[0], 1)) if sp.issparse(X) else np.zeros((X.shape[0], 1))
+            self._fit_kept(zero, y, np.ones(1))
+        else:
+            coef[kept] = self._fit_kept(X[:, kept], y, weights[kept])
         self.coef_ = coef
 
     def _fit_kept(self, X, y, weights):

@@ -187,6 +187,13 @@ class _RSStream:
     def _rs_weights(self, X, y, X_val, y_val):
         n = X.shape[0]
         block_size = self.block_size
+        smallest = 2 if X_val is not None else 3  # blocks of >= 2, and rows left out
+        if block_size is None and n < smallest:
+            raise ValueError(
+                f"{type(self).__name__} needs at least {smallest} samples: its blocks hold "
+                f"at least 2{'' if X_val is not None else ' and leave one out to validate on'}"
+                f"; got n_samples={n}. Fit on more samples, or give X_val and y_val."
+            )
         if block_size is None:  # 20% of the rows (004 sec. 4.1), and some left out
             block_size = min(max(2, round(0.2 * n)), n if X_val is not None else n - 1)
         n_blocks = self.n_blocks

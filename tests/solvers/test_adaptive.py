@@ -157,3 +157,20 @@ def test_validation_data_must_come_in_pairs_and_match():
         model.fit(X, y, X_val=X)
     with pytest.raises(ValueError, match="X_val"):
         model.fit(X, y, X_val=X[:, :3], y_val=y)
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_rs_lasso_on_too_few_samples_says_so(n):
+    """Blocks of at least 2 and one sample left out need 3 samples (was ZeroDivisionError)."""
+    X, y = np.ones((n, 3)), np.arange(n, dtype=float)
+    with pytest.raises(ValueError, match=f"needs at least 3 samples.*n_samples={n}"):
+        RSWeightedLasso(random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("check", ["check_dtype_object", "check_estimator_sparse_matrix"])
+def test_rs_svm_with_defaults_passes_the_checks_that_exclude_every_feature(check):
+    """With default blocks, the draws of these checks (seed 0) exclude every feature
+    (all weights +inf): the model is then the constant one, not an error."""
+    from sklearn.utils import estimator_checks
+
+    getattr(estimator_checks, check)("RSWeightedSVM", RSWeightedSVM(random_state=0))

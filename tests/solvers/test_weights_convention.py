@@ -306,3 +306,28 @@ def test_rescaled_data_up_by_the_default_chain(Est, toy):
 @pytest.mark.parametrize("Est", ESTS, ids=lambda e: e.__name__)
 def test_rescaled_data_down_by_the_default_chain(Est, toy):
     _rescaled(Est, -8, None, toy)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("estimator", [L1SVM, SVM2, WeightedLasso], ids=lambda e: e.__name__)
+def test_every_weight_inf_gives_the_best_constant_model(estimator, sparse):
+    """No feature left is a valid model: coef_ 0 and the best intercept, with a warning
+    (against a brute-force minimisation of the loss over the constant)."""
+    from scipy.optimize import minimize_scalar
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 4))
+    if estimator is WeightedLasso:
+        y = rng.standard_normal(30) + 5.0
+        loss = lambda b: np.sum((y - b) ** 2)  # noqa: E731
+    else:
+        y = np.where(rng.standard_normal(30) > 0.3, 1.0, -1.0)
+        power = 1 if estimator is L1SVM else 2
+        loss = lambda b: np.sum(np.maximum(0.0, 1.0 - y * b) ** power)  # noqa: E731
+    with pytest.warns(UserWarning, match="keeps no feature"):
+        fit = estimator(weights=np.full(4, np.inf)).fit(csr_matrix(X) if sparse else X, y)
+    assert np.all(fit.coef_ == 0) and fit.certificate_.holds
+    best = minimize_scalar(loss, bounds=(-10, 10), method="bounded", options={"xatol": 1e-12})
+    intercept = float(np.ravel(fit.intercept_)[0])
+    assert loss(intercept) <= best.fun + 1e-9
