@@ -7,6 +7,7 @@ times as their weight (weights 0 drop rows), scikit-learn's SVC, Ridge and Lasso
 objective written out in this file.
 """
 
+import cvxpy as cp
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -346,3 +347,31 @@ def test_weighted_certificate_holds_at_the_repeated_rows_optimum_and_fails_off_i
     assert certificate.dual <= optimum.objective_ * (1 + 1e-9)
     off = certify(X, y, coef * 1.01 + 1e-2, b, s)
     assert not off.holds and off.gap >= off.primal - optimum.objective_ * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_svm_on_duplicated_rows_with_weights_over_six_decades(seed):
+    """60 x 20000 (d >> n) with every row twice and sample weights from 1e-3 to 7e2, 13 of
+    them 0: SVMDual and L2SVM are certified and reach the dual optimum written out in
+    CVXPY on the Gram matrix (001 eq. 2 with the box 0 <= a_i <= C s_i)."""
+    rng = np.random.default_rng(seed)
+    base = rng.standard_normal((30, 20000))
+    X = np.vstack([base, base])
+    labels = np.where(rng.standard_normal(30) > 0, 1.0, -1.0)
+    y = np.concatenate([labels, labels])
+    s = 10 ** rng.uniform(-3, np.log10(700), 60)
+    s[rng.choice(60, 13, replace=False)] = 0.0
+    a = cp.Variable(60)
+    K = (X * y[:, None]) @ (X * y[:, None]).T
+    reference = cp.Problem(
+        cp.Maximize(cp.sum(a) - 0.5 * cp.quad_form(a, cp.psd_wrap(K))),
+        [a >= 0, a <= s, y @ a == 0],
+    )
+    reference.solve(solver="CLARABEL")
+    for estimator in (SVMDual(C=1.0), L2SVM(C=1.0)):
+        fit = estimator.fit(X, y, sample_weight=s)
+        assert fit.certificate_.holds
+        w = fit.coef_.ravel()
+        hinge = np.maximum(0.0, 1.0 - y * (X @ w + fit.intercept_[0]))
+        primal = 0.5 * w @ w + s @ hinge
+        assert primal == pytest.approx(reference.value, rel=1e-6)
