@@ -66,7 +66,7 @@ def test_calibration_moves_towards_the_measurements_and_keeps_hardness_costly(mo
     written = {}
     monkeypatch.setattr(planner, "write_costs", written.update)
     rng = np.random.default_rng(0)
-    truth = np.array([-9.0, 1.0, 0.5, 0.0, -0.3, 0.0, 0.0, 0.0, 0.0])  # cheaper when harder
+    truth = np.array([-9.0, 1.0, 0.5, 0.0, -0.3, 0.0, 0.0, 0.0, 0.0, -0.1])  # cheaper when harder
     results = []
     for _ in range(40):
         n, d = int(rng.integers(100, 20000)), int(rng.integers(20, 2000))
@@ -79,8 +79,10 @@ def test_calibration_moves_towards_the_measurements_and_keeps_hardness_costly(mo
 
     planner.calibrate(results)
     before = np.array(_costs.COSTS["ridge", "SVD"])
+    before = np.pad(before, (0, truth.size - before.size))
     after = np.array(written["ridge", "SVD"])
     F = np.array([r["stats"].features() for r in results])
     t = np.log([r["times"]["SVD"] for r in results])
     assert np.sum((F @ after - t) ** 2) < np.sum((F @ before - t) ** 2)
     assert after[planner.HARDNESS] >= 0.0  # a harder problem is never cheaper
+    assert after[planner.DENSE_HARDNESS] >= 0.0

@@ -1,8 +1,9 @@
 """Every estimator on the inputs users bring, certified or a clear SolverError.
 
 Columns duplicated, zero, at 1e-12, a Unix timestamp (mean 1.7e9, spread 1e5), a
-target with the offset of a timestamp (y = 1.7e9 + signal), n > d and d > n, dense and CSR, with and without sample weights, penalty weights spanning
-ten decades, lam above lam_max. Each fit must end with a certificate that holds: weak
+target with the offset of a timestamp (y = 1.7e9 + signal), n > d and d > n, dense
+and CSR, with and without sample weights, penalty weights spanning ten decades, lam
+above lam_max. Each fit must end with a certificate that holds: weak
 duality (a primal value within the tolerance of a feasible dual point's value), a
 theorem's inequality computed from the data alone by :mod:`solvers.certificates`.
 """
