@@ -86,11 +86,24 @@ class RidgeCGResult:
     iterations: int
 
 
-def _weighted_column_squares(X, s):
-    """``sum_i s_i X_ij^2``: the diagonal of ``A'A`` (the squared column norms of A)."""
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).T @ s).ravel()
-    return np.einsum("ij,ij,i->j", X, X, s)
+class _Squares:
+    """The squared entries of X, formed once for a sparse X: ``columns(s) = sum_i s_i
+    X_ij^2`` (the diagonal of ``A'A``, the squared column norms of A) and ``rows() =
+    sum_j X_ij^2``."""
+
+    def __init__(self, X):
+        self.X = X
+        self.entries = X.multiply(X) if sp.issparse(X) else None
+
+    def columns(self, s):
+        if self.entries is not None:
+            return np.asarray(self.entries.T @ s).ravel()
+        return np.einsum("ij,ij,i->j", self.X, self.X, s)
+
+    def rows(self):
+        if self.entries is not None:
+            return np.asarray(self.entries.sum(axis=1)).ravel()
+        return np.einsum("ij,ij->i", self.X, self.X)
 
 
 def ridge_cg(
@@ -149,11 +162,14 @@ def ridge_cg(
     n, d = X.shape
     y = np.asarray(y, dtype=np.float64)
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    squares = _weighted_column_squares(X, s)
+    entries = _Squares(X)
+    squares = entries.columns(s)
     # The dual system's preconditioner scales rows: a column that dwarfs the others
     # (a Unix timestamp) needs the primal's, which scales columns.
-    dual = d > n and large_columns(np.sqrt(squares))[0].size == 0
-    system = (_DualSystem if dual else _NormalEquations)(X, s, lam, squares)
+    if d > n and large_columns(np.sqrt(squares))[0].size == 0:
+        system = _DualSystem(X, s, lam, squares, entries.rows())
+    else:
+        system = _NormalEquations(X, s, lam, squares)
     start = system.start(coef, dual_coef)
     target = tol * float(s @ (y * y))
     unknown, iterations = start, 0
@@ -212,11 +228,9 @@ class _DualSystem:
     preconditioner and its gap: with ``b = A'z`` and the dual point ``lam z``, the
     certificate's gap is the squared residual."""
 
-    def __init__(self, X, s, lam, squares):
+    def __init__(self, X, s, lam, squares, rows):
         self.X, self.root, self.lam = X, np.sqrt(s), lam
         self.norms = np.sqrt(squares)
-        rows = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
-        rows = np.einsum("ij,ij->i", X, X) if rows is None else rows
         self.preconditioner = np.sqrt(s * rows + lam)
 
     def start(self, coef, dual_coef):
