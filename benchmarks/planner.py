@@ -19,9 +19,11 @@ with the result. ``--load FILE[,FILE...]`` prints (and with ``--calibrate``
 calibrates from) the results earlier runs saved with ``--save FILE`` instead of
 measuring again, a later file's measurements replacing an earlier one's;
 ``--own-only`` measures the library's own backends only (after a change to them,
-saved and loaded over a full run), and ``--models svm2,lasso`` the cases of some
-models only. A backend that ran past its budget on a case counts there with the
-budget as its time (an underestimate).
+saved and loaded over a full run), ``--models svm2,lasso`` the cases of some models
+only, and ``--recheck`` measures again the cases whose default is above the target
+(after a run, or on loaded results), keeping each backend's faster time. A backend
+that ran past its budget on a case counts there with the budget as its time (an
+underestimate).
 
 Each fit runs in a forked child with one BLAS thread; a case's times are the best of
 ``--repeats`` fits (as many as fit in half a second, at least two: a child's first fit
@@ -218,6 +220,30 @@ def measure(case, repeats, budget, *, own_only=False):
     return results
 
 
+def recheck(results, repeats, budget, *, own_only=False):
+    """Measure again every case whose default is above the target ratio, keeping each
+    backend's faster time: a machine's load only slows a fit, so the smaller of two
+    measurements is the better estimate (one noisy measurement no longer decides)."""
+    for result in results:
+        if not _ratio(result) > TARGET_RATIO:
+            continue
+        again = measure(result["case"], repeats, budget, own_only=own_only)
+        for name, seconds in again["times"].items():
+            answer = again["answers"].get(name)
+            certified = answer == name or (name == "default" and answer in again["times"])
+            if certified and seconds < result["times"].get(name, np.inf):
+                result["times"][name], result["answers"][name] = seconds, again["answers"][name]
+        print(f"  rechecked {result['case']}: ratio {_ratio(result):.2f}", flush=True)
+    return results
+
+
+def _ratio(result):
+    """The default's time over the fastest backend's (nan when either is missing)."""
+    fastest = _fastest(result)[1]
+    default = result["times"].get("default", np.nan)
+    return default / fastest if np.isfinite(fastest) and fastest > 0 else np.nan
+
+
 def _fastest(result):
     times = {
         name: t
@@ -237,7 +263,7 @@ def print_table(results):
         case = r["case"]
         name, fastest = _fastest(r)
         default = r["times"].get("default", np.nan)
-        ratio = default / fastest if np.isfinite(fastest) and fastest > 0 else np.nan
+        ratio = _ratio(r)
         if np.isfinite(ratio):
             worst = max(worst, ratio)
         others = ", ".join(
@@ -366,9 +392,19 @@ def main(argv=None):
     parser.add_argument(
         "--models", default=None, help=f"measure these models only, comma-separated: {list(MODELS)}"
     )
+    parser.add_argument(
+        "--recheck", action="store_true",
+        help="measure the cases above the target again, keeping each backend's faster time",
+    )
     args = parser.parse_args(argv)
     if args.load:
         results = load(args.load)
+        if args.recheck:
+            with threadpool_limits(1):
+                warm_up()
+            recheck(results, args.repeats, args.budget, own_only=args.own_only)
+            if args.save:
+                save(results, args.save)
         print_table(results)
         if args.calibrate:
             calibrate(results)
@@ -393,6 +429,10 @@ def main(argv=None):
               flush=True)  # fmt: skip
         if args.save:
             save(results, args.save)  # after every case: a long run killed keeps its part
+    if args.recheck:
+        recheck(results, args.repeats, args.budget, own_only=args.own_only)
+        if args.save:
+            save(results, args.save)
     print()
     worst = print_table(results)
     if args.calibrate:

@@ -86,3 +86,25 @@ def test_calibration_moves_towards_the_measurements_and_keeps_hardness_costly(mo
     assert np.sum((F @ after - t) ** 2) < np.sum((F @ before - t) ** 2)
     assert after[planner.HARDNESS] >= 0.0  # a harder problem is never cheaper
     assert after[planner.DENSE_HARDNESS] >= 0.0
+
+
+def test_recheck_measures_only_cases_above_target_and_keeps_the_faster_time(monkeypatch):
+    answers = {"default": "CD", "CD": "CD"}
+
+    def result(default, cd):
+        case = planner.Case("svm2", 100, 20, "dense", 0.3, False)
+        times = {"default": default, "CD": cd}
+        return {"case": case, "budget": 30.0, "times": times, "answers": dict(answers)}
+
+    slow, fine = result(0.008, 0.002), result(0.002, 0.002)
+    measured = []
+
+    def measure(case, repeats, budget, *, own_only=False):
+        measured.append(case)
+        return {"times": {"default": 0.0021, "CD": 0.0025}, "answers": dict(answers)}
+
+    monkeypatch.setattr(planner, "measure", measure)
+    planner.recheck([slow, fine], 5, 30.0)
+    assert len(measured) == 1  # the case within the target is not measured again
+    assert slow["times"] == {"default": 0.0021, "CD": 0.002}  # each backend's faster time
+    assert planner._ratio(slow) == pytest.approx(1.05)
