@@ -120,6 +120,20 @@ def large_columns(norms, *, ratio=LARGE_RATIO):
     return np.flatnonzero(norms > ratio * typical), typical
 
 
+def any_large_column(norms, *, ratio=LARGE_RATIO):
+    """Whether some column is large (`large_columns`), without the median when it is
+    clearly not: if fewer than half the nonzero norms lie below ``max / ratio``, the
+    median is at least that, and no norm exceeds ``ratio`` times it. Two counts over
+    the norms instead of a sort (1 ms at d = 200000)."""
+    top = float(norms.max(initial=0.0))
+    if top == 0.0:
+        return False
+    positive = norms.size - np.count_nonzero(norms == 0)
+    if 2 * (np.count_nonzero(norms < top / ratio) - (norms.size - positive)) < positive:
+        return False
+    return large_columns(norms, ratio=ratio)[0].size > 0
+
+
 def centre_offset_columns(X):
     """X with its offset columns (`offset_columns`) centred, and the shift.
 

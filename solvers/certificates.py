@@ -51,7 +51,7 @@ from scipy.optimize import linprog, lsq_linear
 
 from sparsify.utils import column_norms
 
-from ._columns import large_columns
+from ._columns import any_large_column, large_columns
 from ._losses import HINGE, LOSSES, SQUARED_HINGE, SQUARES, squares_over_weights
 from ._penalty import check_penalty_weights, l1_dual_scaling, l1_kkt_violation, l1_value
 
@@ -545,8 +545,11 @@ def _dominant_stationarity(X, y, coef, a, upper):
     few equations leaves the others as they were, to rounding.
     """
     free = np.flatnonzero((a > 0) & (a < upper))
-    dominant = large_columns(column_norms(X))[0]
-    if free.size == 0 or dominant.size == 0:
+    if free.size == 0:
+        return None
+    norms = column_norms(X)
+    dominant = large_columns(norms)[0] if any_large_column(norms) else ()
+    if len(dominant) == 0:
         return None
     columns = X[:, dominant]
     rows = columns[free]

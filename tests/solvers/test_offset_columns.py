@@ -161,3 +161,20 @@ def test_sparse_offset_columns_are_the_dense_ones(fmt):
     expected = offset_columns(X)
     assert set(expected) == {3, 5, 7, 9}
     np.testing.assert_array_equal(offset_columns(fmt(X)), expected)
+
+
+def test_any_large_column_agrees_with_large_columns():
+    """The shortcut (two counts, no median) against the definition, on random norms with
+    zeros, all-zero vectors and ratios from 1 to 1e3."""
+    from solvers._columns import any_large_column, large_columns
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        d = int(rng.integers(1, 30))
+        norms = np.abs(rng.standard_normal(d)) * 10.0 ** rng.integers(-5, 5, d)
+        norms[rng.random(d) < 0.3] = 0.0
+        if rng.random() < 0.1:
+            norms[:] = 0.0
+        ratio = float(10.0 ** rng.integers(0, 4))
+        expected = large_columns(norms, ratio=ratio)[0].size > 0
+        assert any_large_column(norms, ratio=ratio) == expected

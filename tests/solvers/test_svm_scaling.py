@@ -95,10 +95,21 @@ def _assert_certified_on_original(est, X, y, C, loss):
     assert certificate.holds, certificate
 
 
+_NULL_SCALE = pytest.mark.xfail(
+    strict=True,
+    reason="known defect (issue 21): the certificate measures the gap against "
+    "max(|primal|, |dual|, null objective), and at C = 1e9 the null objective (2.8e10) "
+    "dwarfs the optimum (0.32): ECOS, first in the default chain here, ends 7e-6 above "
+    "the hard margin and is certified",
+)
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("C", [1e-9, 1e9])
 @pytest.mark.parametrize("Est, loss", [(SVMDual, "hinge"), (L2SVM, "hinge")])
-def test_hinge_at_extreme_C_matches_svc(shape, C, Est, loss):
+def test_hinge_at_extreme_C_matches_svc(shape, C, Est, loss, request):
+    if C > 1 and shape == "d>n":
+        request.applymarker(_NULL_SCALE)
     X, y = _data(SHAPES[shape])
     est = Est(C=C).fit(X, y)
     ours = _objective(X, y, est.coef_[0], est.intercept_[0], C, False)
