@@ -108,3 +108,12 @@ def test_recheck_measures_only_cases_above_target_and_keeps_the_faster_time(monk
     assert len(measured) == 1  # the case within the target is not measured again
     assert slow["times"] == {"default": 0.0021, "CD": 0.002}  # each backend's faster time
     assert planner._ratio(slow) == pytest.approx(1.05)
+
+
+def test_newcomer_fits_in_new_processes_and_certifies(capsys):
+    from benchmarks import newcomer
+
+    results = newcomer.main(["--quick"])
+    assert [r["estimator"] for r in results] == list(newcomer.ESTIMATORS)
+    assert all(r["certified"] and r["fit_s"] > 0 and r["import_s"] > 0 for r in results)
+    assert "| SVM2 |" in capsys.readouterr().out
