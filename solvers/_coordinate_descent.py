@@ -62,6 +62,7 @@ from ._polish import hinge_intercept
 from .certificates import (
     GAP_TOLERANCE,
     _nearly_free,
+    gap_scale,
     hinge_null_objective,
     squares_null_objective,
 )
@@ -284,7 +285,7 @@ def l1_coordinate_descent(
             state, thresholds, *duals,
         )
         gap = primal - dual
-        scale = max(abs(primal), abs(dual), null, np.finfo(float).tiny)
+        scale = gap_scale(primal, dual, null)
         converged = gap <= tol * scale and infeasibility <= feasibility
         if converged or iterations == max_iter:
             break

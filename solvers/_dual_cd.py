@@ -66,7 +66,7 @@ from numba import njit
 
 from ._polish import hinge_intercept
 from ._prefetch import prefetch
-from .certificates import hinge_null_objective
+from .certificates import gap_scale, hinge_null_objective
 
 __all__ = ["DualCDResult", "dual_coordinate_descent"]
 
@@ -241,8 +241,7 @@ def dual_coordinate_descent(
         refined = 0.5 * (w @ w) + costs @ (slack * slack if squared else slack)
         if refined < primal:
             b, primal = best, refined
-        scale = max(abs(primal), abs(dual), null, np.finfo(float).tiny)
-        relative_gap = max(primal - dual, 0.0) / scale
+        relative_gap = max(primal - dual, 0.0) / gap_scale(primal, dual, null)
         if relative_gap <= tol or epochs >= max_epochs:
             break
         decrease = min(max(tol / relative_gap, 1.0 / _SPREAD_DECREASE), 0.5)

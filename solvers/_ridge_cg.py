@@ -186,6 +186,9 @@ def ridge_cg(
         # A restart from the true residual that stops at once cannot do better.
         if converged or iterations >= max_iter or iterations == first:
             break
+        # The first target is relative to ||y||^2; the certificate's scale is the
+        # optimum's size, smaller when X fits y well: aim below it.
+        target = min(target, 0.5 * tol * certificate.scale)
     return RidgeCGResult(
         coef=beta,
         dual_coef=x,

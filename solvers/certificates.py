@@ -60,6 +60,8 @@ __all__ = [
     "Certificate",
     "hinge_null_objective",
     "squares_null_objective",
+    "gap_scale",
+    "ZERO_SCALE",
     "svm_certificate",
     "l1_svm_certificate",
     "svm2_certificate",
@@ -190,6 +192,53 @@ class Certificate:
         return text
 
 
+#: What an optimum of 0 is measured against: the null objective (the objective at zero
+#: coefficients) times this, so that a gap at float64's rounding of the problem's own
+#: size (64 ulps of ``null``) meets the tolerance (``GAP_TOLERANCE``) and nothing larger
+#: does on that account: an unpenalised feature that separates the classes leaves a
+#: primal of 1e-16 and a dual of 0.
+ZERO_SCALE = 64 * np.finfo(float).eps / GAP_TOLERANCE
+
+
+def gap_scale(primal, dual, null):
+    """What a duality gap is relative to: ``max(|primal|, |dual|, ZERO_SCALE null)``.
+
+    The optimum's own size, so that a certified gap is small beside the optimum (an
+    answer 1e4 times the optimum of an SVM at C = 1e9 is not certified because the null
+    objective, 2.8e10 there, dwarfs both), and never below the rounding level of the
+    problem's null objective (:func:`hinge_null_objective`,
+    :func:`squares_null_objective`), so that an optimum of exactly 0 certifies.
+
+    Parameters
+    ----------
+    primal, dual : float
+        The primal value at the candidate and the dual value at its dual point.
+    null : float
+        The objective at zero coefficients with the best intercept.
+
+    Returns
+    -------
+    float
+        ``Certificate.scale``; ``relative_gap = max(primal - dual, 0) / scale``.
+
+    See Also
+    --------
+    Certificate : Its ``scale`` and ``relative_gap`` fields.
+
+    Examples
+    --------
+    An optimum of 0.32 beside a constant model's loss of 2.8e10 (an SVM at C = 1e9):
+    the gap is relative to 400, the rounding floor, not to 2.8e10.
+
+    >>> from solvers.certificates import ZERO_SCALE, gap_scale
+    >>> round(gap_scale(0.320771, 0.320769, 2.8e10))
+    398
+    >>> bool(gap_scale(1e-16, 0.0, 10.0) == 10.0 * ZERO_SCALE)
+    True
+    """
+    return max(abs(primal), abs(dual), ZERO_SCALE * float(null), np.finfo(float).tiny)
+
+
 def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=0.0, *, null):
     """The Certificate of a primal and a dual value; ``null`` is the problem's scale.
 
@@ -197,7 +246,7 @@ def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=
     (:func:`hinge_null_objective`, :func:`squares_null_objective`).
     """
     gap = primal - dual
-    scale = max(abs(primal), abs(dual), float(null), np.finfo(float).tiny)
+    scale = gap_scale(primal, dual, null)
     relative = max(gap, 0.0) / scale if np.isfinite(gap) else np.inf
     return Certificate(
         model=model,

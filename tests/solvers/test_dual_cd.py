@@ -108,9 +108,9 @@ def test_separable_data_in_the_hard_margin_regime(loss):
     X, y = separable(80, 5)
     C = 1e3
     coef, intercept, value = cvxpy_svm(X, y, C, loss)
-    # The gap is relative to C times the loss of the best constant (8e4 here), the
-    # optimum is about 2: 1e-13 of the first is 4e-9 of the second.
-    result = solve(X, y, C, loss, tol=1e-13, max_epochs=20000)
+    # The gap is relative to the optimum, about 2: 1e-8 of it (the hinge's stalls near
+    # 1.2e-9 here, with the augmented Lagrangian's spread at its floor).
+    result = solve(X, y, C, loss, tol=1e-8, max_epochs=20000)
     assert result.primal == pytest.approx(value, rel=1e-8)
     assert_same_solution(result, coef, intercept)
     # KKT: the support vectors on the margin (inside by a_i / 2C for the squared
