@@ -106,9 +106,9 @@ class Certificate:
         ``primal - dual``: the optimum lies between ``dual`` and ``primal`` (weak
         duality), so ``primal`` is at most ``gap`` above it.
     relative_gap : float
-        ``max(gap, 0) / scale``: the gap relative to the problem's own scale, so that
-        an optimum of 0 (an unpenalised feature that separates the classes) or of
-        1e-5 certifies as well as one of 1e5.
+        ``max(gap, 0) / scale``: the gap relative to the optimum's size, or for an
+        optimum of (nearly) 0, an unpenalised feature that separates the classes, to
+        the rounding level of the problem's own size.
     kkt : float
         The largest violation of the stationarity conditions, each divided by the
         size its terms can have (for the L1 models ``|X_j'a - lam W_j s_j|`` over
@@ -123,15 +123,16 @@ class Certificate:
         (0 unless estimated, see :func:`ridge_certificate`): a gap below it is as
         small as the answer's precision allows, and ``holds`` accepts it.
     scale : float, default=0.0
-        What the gap is relative to: ``max(|primal|, |dual|, null)``, where ``null`` is
-        the objective at zero coefficients with the best intercept (the loss of the
-        constant model, as scikit-learn's Lasso measures its gap against
-        ``||y - ybar||^2`` and liblinear its stopping rule against the gradient at
-        zero): ``C 2 min(S+, S-)`` for the 2-norm SVM, ``2 min(S+, S-)`` for the 1-norm
-        SVM, ``4 S+ S- / (S+ + S-)`` for SVM2, ``sum_i s_i (y_i - ybar)^2`` for the lasso
-        and ``sum_i s_i y_i^2`` for ridge regression (no intercept), ``S+-`` the total
-        sample weights of the classes (:func:`hinge_null_objective`,
-        :func:`squares_null_objective`). The optimum is at most ``null``.
+        What the gap is relative to (:func:`gap_scale`): ``max(|primal|, |dual|,
+        ZERO_SCALE null)``, the optimum's own size but never below the rounding level
+        of ``null``, the objective at zero coefficients with the best intercept (the
+        loss of the constant model): ``C 2 min(S+, S-)`` for the 2-norm SVM,
+        ``2 min(S+, S-)`` for the 1-norm SVM, ``4 S+ S- / (S+ + S-)`` for SVM2,
+        ``sum_i s_i (y_i - ybar)^2`` for the lasso and ``sum_i s_i y_i^2`` for ridge
+        regression (no intercept), ``S+-`` the total sample weights of the classes
+        (:func:`hinge_null_objective`, :func:`squares_null_objective`). ``ZERO_SCALE
+        = 64 eps / GAP_TOLERANCE`` (1.4e-8): an optimum of exactly 0 certifies with a
+        gap of 64 ulps of ``null``.
 
     See Also
     --------

@@ -1,11 +1,13 @@
-"""The certificates' tolerance is relative to the problem's own scale.
+"""The certificates' tolerance is relative to the optimum, with a floor at the rounding
+level of the problem's own scale.
 
-The scale is the objective at zero coefficients with the best intercept (the
-constant model's loss, as scikit-learn's Lasso measures its gap against
-``||y - ybar||^2``): an optimum of exactly 0, or far below that scale, certifies on
-the first backend instead of failing a tolerance taken relative to the optimum.
-References: a brute-force minimisation over the intercept, scikit-learn's SVC, and
-the exact zero of a model that fits the data.
+The scale is ``max(|primal|, |dual|, ZERO_SCALE null)``, null the objective at zero
+coefficients with the best intercept (the constant model's loss): an optimum of
+exactly 0, or below the floor, certifies on the first backend instead of failing a
+tolerance taken relative to the optimum alone, and an answer far above a small
+optimum does not certify because the constant model's loss is large. References: a
+brute-force minimisation over the intercept, scikit-learn's SVC, the exact zero of a
+model that fits the data, and the hard margin.
 """
 
 import numpy as np
@@ -102,3 +104,24 @@ def test_interpolating_unpenalised_features_certify_a_zero_lasso():
     exact = lasso_certificate(X, y, coef, free[0], 1.0, weights)
     assert exact.primal <= 1e-20 and exact.holds
     assert exact.relative_gap <= GAP_TOLERANCE
+
+
+def test_an_answer_far_above_a_small_optimum_does_not_certify():
+    """C = 1e9 on separable data: the optimum is the hard margin's 1/2 ||w||^2 (0.32), the
+    constant model's loss C n is 2.8e10. Dual coordinate descent stalls far above the
+    optimum; a scale of that loss would have certified it (relative gap 1e-7)."""
+    from solvers.exceptions import SolverError
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 50))
+    y = np.where(X @ rng.standard_normal(50) > 0, 1.0, -1.0)
+    hard = SVMDual(C=1e9, solver="CLARABEL").fit(X, y)
+    reference = SVC(kernel="linear", C=1e9, tol=1e-10).fit(X, y)
+    w = reference.coef_.ravel()
+    assert hard.objective_ == pytest.approx(0.5 * w @ w, rel=1e-4)
+    try:
+        stalled = SVMDual(C=1e9, solver="DUAL_CD").fit(X, y)
+    except SolverError:
+        return
+    # Certified only where it is as good as the reference, to the tolerance.
+    assert stalled.objective_ <= hard.objective_ * (1 + 1e-5)
