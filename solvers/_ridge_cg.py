@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._columns import any_large_column
+from ._columns import large_columns
 from .certificates import GAP_TOLERANCE, Certificate, ridge_certificate
 
 __all__ = ["RidgeCGResult", "ridge_cg"]
@@ -166,7 +166,7 @@ def ridge_cg(
     squares = entries.columns(s)
     # The dual system's preconditioner scales rows: a column that dwarfs the others
     # (a Unix timestamp) needs the primal's, which scales columns.
-    if d > n and not any_large_column(np.sqrt(squares)):
+    if d > n and large_columns(np.sqrt(squares))[0].size == 0:
         system = _DualSystem(X, s, lam, squares, entries.rows())
     else:
         system = _NormalEquations(X, s, lam, squares)

@@ -51,7 +51,7 @@ from scipy.optimize import linprog, lsq_linear
 
 from sparsify.utils import column_norms
 
-from ._columns import any_large_column, large_columns
+from ._columns import large_columns
 from ._losses import HINGE, LOSSES, SQUARED_HINGE, SQUARES, squares_over_weights
 from ._penalty import check_penalty_weights, l1_dual_scaling, l1_kkt_violation, l1_value
 
@@ -597,9 +597,8 @@ def _dominant_stationarity(X, y, coef, a, upper):
     free = np.flatnonzero((a > 0) & (a < upper))
     if free.size == 0:
         return None
-    norms = column_norms(X)
-    dominant = large_columns(norms)[0] if any_large_column(norms) else ()
-    if len(dominant) == 0:
+    dominant = large_columns(column_norms(X))[0]
+    if dominant.size == 0:
         return None
     columns = X[:, dominant]
     rows = columns[free]

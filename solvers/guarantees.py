@@ -585,7 +585,7 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
         X, y = X[full.support], y[full.support]
         full = _margin(X, y, full.C if full.form == "soft" else np.inf)
     distortion = _distortion(X, selection)
-    certified = _margin_eps(distortion)
+    certified = _theorem_eps(distortion)
     if eps is None:
         eps = certified
     z_low, z_high = full.objective_bounds
@@ -627,8 +627,9 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
     )
 
 
-def _margin_eps(distortion):
-    """The eps of 001 Theorems 1-2 a distortion ``||E||`` certifies: ``||E|| / (1 - ||E||)``."""
+def _theorem_eps(distortion):
+    """The eps of 001 Theorems 1-2 (margin and radius alike) a distortion ``||E||``
+    certifies: ``||E|| / (1 - ||E||)``."""
     return distortion / (1.0 - distortion) if distortion < 1 else np.inf
 
 
@@ -891,7 +892,7 @@ def check_radius(X, selection, eps=None):
     eps = _check_eps(eps)
     distortion = _distortion(X, selection)
     if eps is None:
-        eps = _margin_eps(distortion)
+        eps = _theorem_eps(distortion)
     _, (low, high) = _enclosing_ball(X)
     _, (sel_low, sel_high) = _enclosing_ball(selection.apply(X))
     full = 0.5 * (low + high)
