@@ -3,7 +3,7 @@
 Columns duplicated, zero, at 1e-12, a Unix timestamp (mean 1.7e9, spread 1e5), a
 target with the offset of a timestamp (y = 1.7e9 + signal), n > d and d > n, dense
 and CSR, with and without sample weights, penalty weights spanning ten decades, lam
-above lam_max. Each fit must end with a certificate that holds: weak
+above lam_max, ridge at lam = 1e-12. Each fit must end with a certificate that holds: weak
 duality (a primal value within the tolerance of a feasible dual point's value), a
 theorem's inequality computed from the data alone by :mod:`solvers.certificates`.
 """
@@ -67,6 +67,8 @@ def _fits(X, y_class, y_real, weights):
     yield AdaptiveLasso(), y_real
     yield RLSC(lam=1.0), y_class
     yield RidgeRegression(lam=1.0), y_real
+    yield RLSC(lam=1e-12), y_class  # nearly least squares (interpolation when d > n)
+    yield RidgeRegression(lam=1e-12), y_real
 
 
 def _failures(kind, shape, fmt):
