@@ -142,14 +142,12 @@ def estimator(case, X, target):
 
 def candidates(case, *, own_only=False):
     """The backends the planner may choose for the case: the model's own and its
-    default CVXPY ones (those that take sample weights when the case has them);
-    ``own_only``: the library's own backends only."""
+    default CVXPY ones; ``own_only``: the library's own backends only."""
     fallbacks = () if own_only else DEFAULT_BACKENDS[PROBLEM_CLASS[case.model]]
     return [
         name
         for name in backends_for(case.model)
-        if (not backend(name).cvxpy or name in fallbacks)
-        and (backend(name).sample_weight or not case.weighted)
+        if not backend(name).cvxpy or name in fallbacks
     ]
 
 

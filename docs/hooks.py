@@ -119,3 +119,23 @@ def on_pre_build(config, **kwargs):
     figures = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(figures)
     figures.generate(Path(config["docs_dir"]) / "_figures")
+
+
+def on_template_context(context, template_name, config, **kwargs):
+    """Make the links of the error page (``404.html``) relative, as those of every other page.
+
+    MkDocs renders error templates with links from the server's root (``/index.html``,
+    ``/assets/...``; the path of ``site_url`` when it is set), for a server that shows
+    ``404.html`` at any depth. With ``use_directory_urls: false`` the site is meant to be
+    opened from the file system, where such links point to the disk's root: the page is
+    at the top of the site, so its links are made relative to it (``./index.html``).
+    """
+    from mkdocs.utils import is_error_template, normalize_url
+
+    if is_error_template(template_name) and not config.use_directory_urls:
+        context["base_url"] = "."
+        context["extra_css"] = [normalize_url(path, None, ".") for path in config.extra_css]
+        context["extra_javascript"] = [
+            normalize_url(str(path), None, ".") for path in config.extra_javascript
+        ]
+    return context

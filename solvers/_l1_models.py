@@ -177,7 +177,7 @@ class WeightedL1Penalty(SampleWorkingSet):
         return self._cvxpy_equilibrated(X, y, step.backend, step.options)
 
     def _run_homotopy(self, X, y, options, warm):
-        """The exact path of :mod:`solvers.path` run down to lam (unweighted).
+        """The exact path of :mod:`solvers.path` run down to lam.
 
         With ``max_steps`` (a budget of breakpoints) a path that stops above lam hands
         its last breakpoint to the next backend as a warm start.
@@ -185,8 +185,8 @@ class WeightedL1Penalty(SampleWorkingSet):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", PathWarning)
             path = self.path(
-                X, y, self._kept_weights, lam_min=self.lam, return_path=False,
-                **own_options(options),
+                X, y, self._kept_weights, sample_weight=self._sample_weight, lam_min=self.lam,
+                return_path=False, **own_options(options),
             )  # fmt: skip
         stopped = [w for w in caught if issubclass(w.category, PathWarning)]
         if stopped:
@@ -336,13 +336,13 @@ class WeightedL1Penalty(SampleWorkingSet):
         return values
 
     @classmethod
-    def lam_max(cls, X, y, weights=None):
+    def lam_max(cls, X, y, weights=None, *, sample_weight=None):
         """The smallest lam at which every penalised coefficient is 0: ``lams[0]`` of ``path``.
 
-        With every weight positive it is ``max_j |2 X_j'(y - mean(y))| / W_j`` for the
-        lasso (004 eq. 3) and SVM2 (eq. 7, labels mapped to -1/+1); for the 1-norm SVM
-        (eq. 6) it comes from the LP at the start of its path. Only the first
-        breakpoint of the path is computed.
+        With every weight positive it is ``max_j |2 X_j'S(y - mean_s(y))| / W_j`` for
+        the lasso (004 eq. 3) and SVM2 (eq. 7, labels mapped to -1/+1; S the sample
+        weights, 1 by default); for the 1-norm SVM (eq. 6) it comes from the LP at the
+        start of its path. Only the first breakpoint of the path is computed.
 
         Parameters
         ----------
@@ -350,6 +350,8 @@ class WeightedL1Penalty(SampleWorkingSet):
         y : array-like of shape (n_samples,)
         weights : array-like of shape (n_features,), optional
             Each >= 0 or +inf (default 1).
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss (default 1), as in ``fit``.
 
         Returns
         -------
@@ -357,4 +359,5 @@ class WeightedL1Penalty(SampleWorkingSet):
         """
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PathWarning)
-            return float(cls.path(X, y, weights, max_steps=1).lams[0])
+            path = cls.path(X, y, weights, sample_weight=sample_weight, max_steps=1)
+            return float(path.lams[0])

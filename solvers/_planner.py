@@ -5,8 +5,7 @@ the estimator's model (:mod:`solvers._registry`) gets a cost estimate in seconds
 from the size of the problem (:class:`ProblemStats`: n, d, the nonzeros, dense or
 sparse, how hard the regularisation makes it, sample weights, a warm start), and the
 chain is every eligible backend in increasing order of its estimate: the cheapest
-first, the others as fallbacks should its answer fail the certificate. A backend
-that does not take sample weights is left out of a weighted fit, and only the CVXPY
+first, the others as fallbacks should its answer fail the certificate. Only the CVXPY
 backends of :data:`solvers._registry.DEFAULT_BACKENDS` enter it (the others stop short
 of a certified answer on these models). ``solve_attempts_``
 records each backend's estimate and rank.
@@ -162,20 +161,11 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
     Raises
     ------
     ValueError
-        A backend not declared for the model, a backend that does not take sample
-        weights named for a weighted fit, or an option no backend of the chain takes.
+        A backend not declared for the model, or an option no backend of the chain takes.
     """
     if solver is not None:
         named = check_chain(solver, stats.model, estimator)
         chain = [name for name, usable in named if usable]
-        if stats.weighted:
-            unweighted = [name for name in chain if not backend(name).sample_weight]
-            if unweighted:
-                valid = [n for n in backends_for(stats.model) if backend(n).sample_weight]
-                raise ValueError(
-                    f"solver={unweighted[0]!r} does not take sample_weight (the exact "
-                    f"paths are unweighted). Backends of {estimator} that do: {valid}."
-                )
         options = split_options(solver_options, chain)
         return [
             Step(name, options[name], "as given by solver", warm_start=backend(name).warm_start)
@@ -187,8 +177,7 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
     eligible = [
         name
         for name in backends_for(stats.model)
-        if (stats.weighted <= backend(name).sample_weight)
-        and (not backend(name).cvxpy or name in fallbacks)
+        if not backend(name).cvxpy or name in fallbacks
     ]
     costs = {name: estimate(name, stats) for name in eligible}
     # Equal estimates (no cost model) keep the declared order: own backends, then

@@ -97,8 +97,6 @@ class Backend:
         Keys of :data:`MODELS`.
     summary : str
         What it is, in one line.
-    sample_weight : bool
-        Whether it takes sample weights.
     warm_start : bool
         Whether it starts from a given point (a previous fit's, or the last point of
         a backend that ran out of its budget).
@@ -113,7 +111,6 @@ class Backend:
     name: str
     models: frozenset
     summary: str
-    sample_weight: bool = True
     warm_start: bool = False
     options: dict = field(default=None, hash=False)
     cvxpy: bool = False
@@ -163,7 +160,6 @@ _OWN = (
         "HOMOTOPY",
         _L1_MODELS,
         "the exact piecewise-linear regularization path, run down to lam",
-        sample_weight=False,
         options={"max_steps": Option(None, "breakpoints before the path stops")},
     ),
     Backend(

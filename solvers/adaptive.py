@@ -26,6 +26,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from sparsify._public_names import PublicNames
+
 from ._base import BACKEND_CONSTRAINTS, POSITIVE, linear_scores, scores_to_classes
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
@@ -142,7 +144,7 @@ class _AdaptiveL1(BaseEstimator):
         return tags
 
 
-class _BinaryClassifier(ClassifierMixin, _AdaptiveL1):
+class _BinaryClassifier(PublicNames, ClassifierMixin, _AdaptiveL1):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
@@ -181,7 +183,7 @@ class _BinaryClassifier(ClassifierMixin, _AdaptiveL1):
         return scores_to_classes(self.decision_function(X), self.classes_)
 
 
-class _RSStream:
+class _RSStream(PublicNames):
     """``fit`` and ``partial_fit`` of the RS models (004 Algorithm 1 and sec. 4.2)."""
 
     def _rs_weights(self, X, y, X_val, y_val):

@@ -49,6 +49,9 @@ from sklearn.base import is_classifier
 from sklearn.metrics import get_scorer_names
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from sparsify._public_names import PublicNames
 
 from ._base import BACKEND_CONSTRAINTS, BinaryLinearClassifier, LinearRegressor
 from .exceptions import PathWarning
@@ -65,7 +68,7 @@ _SNAP_RTOL = 1e-12
 _COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_")
 
 
-class _PathCV:
+class _PathCV(PublicNames):
     """The CV curve on the folds' exact paths, lambda.min/lambda.1se, the certified refit.
 
     Subclasses set ``_estimator_class`` (`WeightedLasso`, `L1SVM` or `SVM2`, whose
@@ -107,7 +110,7 @@ class _PathCV:
         self.solver = solver
         self.solver_options = solver_options
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Cross-validate lam on the folds' exact paths, then refit on all of X, y.
 
         Parameters
@@ -116,6 +119,11 @@ class _PathCV:
             The training data (dense, CSR or CSC).
         y : array-like of shape (n_samples,)
             Real targets (`WeightedLassoCV`) or two classes.
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss (default 1), in the fold paths,
+            the validation scores (weighted, as ``LassoCV``'s) and the final fit; a
+            fold's lam is scaled by its share of the total weight. Samples of weight 0
+            are left out.
 
         Returns
         -------
@@ -125,11 +133,20 @@ class _PathCV:
         Raises
         ------
         ValueError
-            Bad X, y or weights (naming them), a hyperparameter out of range, or a grid
-            entirely below the end of the fold paths. No ``sample_weight``: the exact
-            paths take none.
+            Bad X, y, weights or sample_weight (naming them), a hyperparameter out of
+            range, or a grid entirely below the end of the fold paths.
         """
-        return super().fit(X, y)
+        return super().fit(X, y, sample_weight=sample_weight)
+
+    def _fit_weighted(self, X, y, sample_weight, fit):
+        """``fit(X, y)`` with ``self._sample_weight`` set and every row kept: the folds
+        index the rows of X (the fold paths and the final fit leave out the samples of
+        weight 0)."""
+        self._sample_weight = sample_weight
+        try:
+            fit(X, y)
+        finally:
+            del self._sample_weight
 
     def _fit_xy(self, X, y):
         self._fit_cv(X, y)
@@ -139,15 +156,24 @@ class _PathCV:
         self._fit_cv(X, self.classes_[(y_pm > 0).astype(int)])
 
     def _fit_cv(self, X, y):
-        n = X.shape[0]
+        s = self._sample_weight
+        weight = np.ones(X.shape[0]) if s is None else s
         splitter = check_cv(self.cv, y, classifier=is_classifier(self))
         folds = list(splitter.split(X, y))
-        scales = np.array([n / train.size for train, _ in folds])
+        for train, test in folds:
+            if not (weight[train].sum() > 0 and weight[test].sum() > 0):
+                raise ValueError(
+                    "sample_weight is 0 on every sample of a training or validation part of "
+                    "the folds; give those samples weight or choose other folds (cv)."
+                )
+        scales = np.array([weight.sum() / weight[train].sum() for train, _ in folds])
         requested, lam_max = self._requested_lams(X, y)
         lowest = requested.min() if lam_max is None else self.lam_min_ratio * lam_max
         parallel = Parallel(n_jobs=self.n_jobs)
         runs = parallel(
-            delayed(_fold_path)(self._estimator_class.path, X[train], y[train], self.weights, lam)
+            delayed(_fold_path)(
+                self._estimator_class.path, X[train], y[train], self.weights, lam, _part(s, train)
+            )
             for (train, _), lam in zip(folds, lowest / scales, strict=True)
         )
         paths = [path for path, _ in runs]
@@ -173,20 +199,66 @@ class _PathCV:
         self.cv_scores_ = np.array(
             parallel(
                 delayed(_fold_scores)(
-                    path, X[test], y[test], _fold_lams(path, grid / scale), self.scoring
-                )
+                    path, X[test], y[test], _fold_lams(path, grid / scale), self._scoring(),
+                    _part(s, test),
+                )  # fmt: skip
                 for path, (_, test), scale in zip(paths, folds, scales, strict=True)
             )
         )
         self._choose_lam()
+        self.path_, messages = _fold_path(
+            self._estimator_class.path, X, y, self.weights, lowest, s
+        )
+        for message in messages:
+            warnings.warn(f"the path on all the data: {message}", PathWarning, stacklevel=4)
         self.estimator_ = self._estimator_class(
             lam=self.lam_,
             weights=self.weights,
             solver=self.solver,
             solver_options=self.solver_options,
-        ).fit(X, y)
+        ).fit(X, y, sample_weight=s)
         for name in _COPIED:
             setattr(self, name, getattr(self.estimator_, name))
+
+    def plot(self, ax=None):
+        """Draw the CV curve with lambda.min and lambda.1se, as glmnet's ``plot(cv.fit)``.
+
+        The mean validation score over the folds at each lam of ``cv_lams_`` with
+        error bars of one standard error (``cv_se_``), on a log scale of lam
+        decreasing to the right (as `solvers.path.Path.plot`), and dashed vertical
+        lines at ``lam_min_`` and ``lam_1se_``.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw (default: ``plt.gca()``).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on (the figure is not shown).
+        """
+        check_is_fitted(self, "cv_mean_")
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            ax = plt.gca()
+        ax.errorbar(self.cv_lams_, self.cv_mean_, yerr=self.cv_se_, fmt="o-", markersize=3,
+                    capsize=2, label="mean over the folds, +- 1 standard error")  # fmt: skip
+        for name, color, style in (("lam_min_", "C1", "--"), ("lam_1se_", "C2", ":")):
+            lam = getattr(self, name)
+            ax.axvline(lam, color=color, linestyle=style, label=f"{name} = {lam:.4g}")
+        ax.set_xscale("log")
+        if not ax.xaxis_inverted():
+            ax.invert_xaxis()
+        ax.set_xlabel("lam (log scale)")
+        ax.set_ylabel(f"validation score ({_scoring_name(self._scoring())})")
+        ax.legend()
+        return ax
+
+    def _scoring(self):
+        """``scoring``, or the default score of the folds when it is None."""
+        return self._default_scoring if self.scoring is None else self.scoring
 
     def _requested_lams(self, X, y):
         """The lams asked for (or None) and lam_max of the whole data (None when not needed)."""
@@ -198,7 +270,9 @@ class _PathCV:
                     f"got {self.lams!r}."
                 )
             return np.unique(lams)[::-1], None
-        lam_max = self._estimator_class.lam_max(X, y, self.weights)
+        lam_max = self._estimator_class.lam_max(
+            X, y, self.weights, sample_weight=self._sample_weight
+        )
         if self.lams is None or lam_max <= 0:
             return None, lam_max
         return np.geomspace(lam_max, self.lam_min_ratio * lam_max, self.lams), lam_max
@@ -229,11 +303,33 @@ class _PathCV:
         self.lam_ = self.lam_min_ if self.selection == "min" else self.lam_1se_
 
 
-def _fold_path(path_function, X, y, weights, lam_min):
+def _scoring_name(scoring):
+    """What the scores are, for the plot's axis."""
+    if scoring is None:
+        return "accuracy"
+    if scoring is _negative_mean_squared_error:
+        return "negative mean squared error"
+    return scoring if isinstance(scoring, str) else getattr(scoring, "__name__", "scoring")
+
+
+def _negative_mean_squared_error(y_true, y_pred, *, sample_weight=None):
+    """``-mean((y_true - y_pred)^2)`` (weighted by ``sample_weight``): `WeightedLassoCV`'s
+    default score, the CV error of ``LassoCV`` and glmnet's ``cv.glmnet``
+    (``type.measure = "mse"``)."""
+    residual = np.asarray(y_true, dtype=np.float64) - np.asarray(y_pred, dtype=np.float64)
+    return -float(np.average(residual * residual, weights=sample_weight))
+
+
+def _part(sample_weight, rows):
+    """The sample weights of some rows, or None without sample weights."""
+    return None if sample_weight is None else sample_weight[rows]
+
+
+def _fold_path(path_function, X, y, weights, lam_min, sample_weight):
     """The exact path of a training part down to lam_min, and its PathWarning messages."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PathWarning)
-        path = path_function(X, y, weights, lam_min=lam_min)
+        path = path_function(X, y, weights, sample_weight=sample_weight, lam_min=lam_min)
     return path, [str(w.message) for w in caught if issubclass(w.category, PathWarning)]
 
 
@@ -247,8 +343,8 @@ def _fold_lams(path, lams):
     return np.maximum(lams, path.lams[-1])
 
 
-def _fold_scores(path, X_val, y_val, lams, scoring):
-    return path.scores(X_val, y_val, lams=lams, scoring=scoring)
+def _fold_scores(path, X_val, y_val, lams, scoring, sample_weight):
+    return path.scores(X_val, y_val, lams=lams, scoring=scoring, sample_weight=sample_weight)
 
 
 _DOC_PARAMETERS = """
@@ -301,6 +397,10 @@ _DOC_PARAMETERS = """
         Standard deviation of ``cv_scores_`` over the folds (ddof=1).
     cv_se_ : ndarray of shape (n_lams,)
         Standard error ``cv_std_ / sqrt(n_folds)``.
+    path_ : solvers.path.Path
+        The exact path on all the data (``{estimator}.path``) from lam_max down to
+        the grid's end: every lam's model, glmnet's ``glmnet.fit``; ``path_.plot()``
+        draws it, `plot` the CV curve.
     estimator_ : {estimator}
         The final fit on all the data at ``lam_``.
     coef_ : ndarray
@@ -333,6 +433,7 @@ class _BinaryPathCV(_PathCV, BinaryLinearClassifier):
     """A classifier of `_PathCV`: two classes only (each class's own lam is not one ``lam_``)."""
 
     _one_vs_rest = False
+    _default_scoring = None  # accuracy (solvers.path.Path.scores)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -348,11 +449,15 @@ class WeightedLassoCV(_PathCV, LinearRegressor):
     is evaluated at the union of the folds' breakpoints, as
     `sklearn.linear_model.LassoLarsCV` does (module docstring), and `WeightedLasso`
     is refitted on all the data. On the same folds and grid it computes the curve of
-    ``LassoCV``/``LassoLarsCV`` with ``alpha = lam / (2 n)`` and
-    ``scoring="neg_mean_squared_error"``, plus penalty weights.
+    ``LassoCV``/``LassoLarsCV`` with ``alpha = lam / (2 n)`` (their mean squared error
+    is the default score), plus penalty weights.
     """
         + _DOC_PARAMETERS.format(
-            fold_kind="KFold", default_score="R^2", estimator="WeightedLasso", classes=""
+            fold_kind="KFold",
+            default_score="the negative mean squared error, as ``LassoCV`` and glmnet's "
+            "``cv.glmnet``",
+            estimator="WeightedLasso",
+            classes="",
         )
         + """
     Examples
@@ -367,6 +472,7 @@ class WeightedLassoCV(_PathCV, LinearRegressor):
     )
 
     _estimator_class = WeightedLasso
+    _default_scoring = staticmethod(_negative_mean_squared_error)
 
 
 class L1SVMCV(_BinaryPathCV):

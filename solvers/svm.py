@@ -20,6 +20,7 @@ import numpy as np
 from sklearn.utils import check_X_y
 from sklearn.utils._param_validation import StrOptions
 
+from sparsify._public_names import PublicNames
 from sparsify.utils import signed_labels
 
 from ._base import (
@@ -361,7 +362,7 @@ def _read_primal(est, problem, column_scale=None):
     est.support_ = support(est.alpha_)
 
 
-class _WeightedL1SVM(WeightedL1Penalty, BinaryLinearClassifier):
+class _WeightedL1SVM(PublicNames, WeightedL1Penalty, BinaryLinearClassifier):
     """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
 
     _SAMPLE_WORKING_SET = True
@@ -488,7 +489,7 @@ class L1SVM(_WeightedL1SVM):
         return l1_svm(X, y, sample_weight=self._sample_weight)
 
     @classmethod
-    def lam_max(cls, X, y, weights=None):
+    def lam_max(cls, X, y, weights=None, *, sample_weight=None):
         """The smallest lam at which every penalised coefficient is 0 (004 eq. 6).
 
         With every weight of a nonzero column positive it is an LP over the dual optima
@@ -504,6 +505,8 @@ class L1SVM(_WeightedL1SVM):
             Two classes.
         weights : array-like of shape (n_features,), optional
             Each >= 0 or +inf (default 1).
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's hinge loss (default 1), as in ``fit``.
 
         Returns
         -------
@@ -517,9 +520,11 @@ class L1SVM(_WeightedL1SVM):
             if classes.size != 2:
                 raise ValueError("not two classes")  # the path says it with its own words
             penalty = check_penalty_weights(weights, data.shape[1])
-            return l1_svm_lam_max(data, signed_labels(labels, classes), penalty)
+            return l1_svm_lam_max(
+                data, signed_labels(labels, classes), penalty, sample_weight=sample_weight
+            )
         except ValueError:  # bad input or unpenalised features: the path decides
-            return super().lam_max(X, y, weights)
+            return super().lam_max(X, y, weights, sample_weight=sample_weight)
 
     def _set_solution(self, X, y, coef, intercept):
         self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)

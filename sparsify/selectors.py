@@ -25,6 +25,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from ._dask import is_dask, reduce_row_blocks
+from ._public_names import PublicNames
 from ._svd import right_singular_vectors
 from ._validation import (
     argument_named,
@@ -64,7 +65,7 @@ _RANK_MULTIPLE = 4
 _SKETCH_BLOCK = 4096
 
 
-class _BaseSelector(SelectorMixin, BaseEstimator):
+class _BaseSelector(PublicNames, SelectorMixin, BaseEstimator):
     """Fit a `Selection` and apply it; subclasses only implement ``_select(X, y)``."""
 
     _parameter_constraints = {"n_features": _N_FEATURES}

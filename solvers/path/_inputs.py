@@ -9,6 +9,14 @@ feature (its column becomes zero), which is what RS weights ``W = 1 / V`` give a
 feature never selected (004 Algorithm 1); a weight of 0 leaves the feature
 unpenalised: its column is kept as it is (scale 1) and `PathProblem.unpenalized`
 lists it, for the algorithm to keep it in every model, like the intercept.
+
+Sample weights ``s_i >= 0`` multiply each sample's loss; a sample of weight 0 counts
+for nothing and its row is dropped. For the squared losses (the lasso, SVM2)
+``s_i (t_i - f_i)^2 = (sqrt(s_i) t_i - sqrt(s_i) f_i)^2``: with ``scale_rows`` the
+rows of X and the targets are scaled by ``sqrt(s_i)`` and the intercept's column is
+``sqrt(s)`` instead of ones (`PathProblem.intercept_column`), so that the unit-weight
+algorithm runs unchanged. The 1-norm SVM's path keeps the rows and weighs each
+sample's hinge by ``s_i`` itself.
 """
 
 from dataclasses import dataclass
@@ -22,6 +30,7 @@ from sparsify.utils import check_X, column_norms, signed_labels
 
 from .._columns import centre_offset_columns
 from .._penalty import check_penalty_weights
+from ..certificates import _sample_weights
 
 
 @dataclass(frozen=True)
@@ -39,6 +48,18 @@ class PathProblem:
     return_path: bool = True  # False: only the last two breakpoints are kept
     shift: np.ndarray | None = None  # column means taken off X (offset columns), or None
     y_offset: float = 0.0  # the mean taken off a regression target (the intercept is free)
+    sample_weight: np.ndarray | None = None  # s_i > 0, or None
+    row_scale: np.ndarray | None = None  # sqrt(s) where the rows were scaled, or None
+
+    @cached_property
+    def intercept_column(self):
+        """The intercept's column in the (scaled) rows: ``sqrt(s)``, or ones."""
+        return np.ones(self.X.shape[0]) if self.row_scale is None else self.row_scale
+
+    @cached_property
+    def weights_or_ones(self):
+        """The sample weights s, ones without them."""
+        return np.ones(self.X.shape[0]) if self.sample_weight is None else self.sample_weight
 
     def column(self, j):
         """Column j of the rescaled X as a dense vector."""
@@ -83,29 +104,45 @@ class PathProblem:
 
 
 def check_path_inputs(
-    X, y, weights, *, classifier, lam_min, max_features, max_steps, return_path=True
+    X,
+    y,
+    weights,
+    *,
+    classifier,
+    lam_min,
+    max_features,
+    max_steps,
+    return_path=True,
+    sample_weight=None,
+    scale_rows=True,
 ):
     """Validate the arguments of a path function and build its `PathProblem`.
 
     Raises ValueError naming the argument for NaN/inf data, wrong shapes, a
     target that is not 1-D, labels that are not exactly two classes, weights
-    that are negative, NaN or of the wrong length, and bad stop criteria.
+    that are negative, NaN or of the wrong length, sample weights that are not n
+    finite numbers >= 0 (not all 0), and bad stop criteria.
     """
     X = check_X(X, name="X", min_samples=2)
     n, d = X.shape
     y = _check_target(y, n, classifier=classifier)
+    s = None if sample_weight is None else _sample_weights(sample_weight, n)
+    if s is not None and not np.all(s > 0):  # a sample of weight 0 counts for nothing
+        kept = np.flatnonzero(s > 0)
+        X, y, s = X[kept], y[kept], s[kept]
     classes = None
     if classifier:
         classes = np.unique(y)
         if classes.shape[0] != 2:
             raise ValueError(
                 f"y must hold exactly two classes for a classifier path; got {classes.shape[0]} "
-                f"distinct value(s): {classes[:5].tolist()}."
+                f"distinct value(s): {classes[:5].tolist()}"
+                + (" among the samples of weight > 0." if s is not None else ".")
             )
         y = signed_labels(y, classes)
     # A regression target is centred (exact, the intercept absorbs its mean): with an
     # offset such as a Unix timestamp every residual would otherwise cancel.
-    y_offset = 0.0 if classifier else float(y.mean())
+    y_offset = 0.0 if classifier else float(np.average(y, weights=s))
     y = y if classifier else y - y_offset
     unit_weights = weights is None
     weights = check_penalty_weights(weights, d)
@@ -117,6 +154,10 @@ def check_path_inputs(
         X = sp.csc_matrix(X, copy=True) if unit_weights else sp.csc_matrix(X @ sp.diags(scale))
     elif not unit_weights:
         X = X * scale
+    root = np.sqrt(s) if s is not None and scale_rows else None
+    if root is not None:  # rows and targets scaled by sqrt(s_i) (module docstring)
+        X = sp.csc_matrix(sp.diags(root) @ X) if sp.issparse(X) else root[:, None] * X
+        y = root * y
     return PathProblem(
         X=X,
         y=y,
@@ -129,6 +170,8 @@ def check_path_inputs(
         return_path=_check_flag(return_path, "return_path"),
         shift=shift if shift.any() else None,
         y_offset=y_offset,
+        sample_weight=s,
+        row_scale=root,
     )
 
 

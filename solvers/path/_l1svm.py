@@ -1,7 +1,8 @@
 """The exact 1-norm SVM path (Zhu, Rosset, Hastie & Tibshirani 2003), 004 eq. 6.
 
-The penalised problem ``sum_i [1 - y_i f_i]_+ + lam ||w_P||_1`` (``f = X w + b``,
-unit weights after `PathProblem`'s rescaling; P the penalised features, U the
+The penalised problem ``sum_i s_i [1 - y_i f_i]_+ + lam ||w_P||_1`` (``f = X w + b``,
+sample weights ``s_i``, 1 by default, not the bound s of the constrained form below;
+unit penalty weights after `PathProblem`'s rescaling; P the penalised features, U the
 unpenalised ones, which are in every model like the intercept) is a linear
 program. Following Zhu et al. we trace its constrained form, min hinge loss s.t.
 ``||w_P||_1 <= s``, whose solution is piecewise linear in s and whose loss is
@@ -22,7 +23,7 @@ scales. Elsewhere (ties, the start) the direction solves the step LP, min
 directional derivative of the loss s.t. a unit increase of ``||w_P||_1``, in
 HiGHS warm-started from the previous step's basis.
 
-Each segment comes with its dual point: ``a_i = 1`` on L, 0 on R and on E
+Each segment comes with its dual point: ``a_i = s_i`` on L, 0 on R and on E
 ``a_E = lam m + p`` (the LP's row duals for the step LP), which satisfies the
 stationarity conditions of 004 eq. 6 at ``lam = -D``. Before a breakpoint is
 recorded, the duality gap of both ends of its segment at that lam and the dual
@@ -64,7 +65,15 @@ _MAX_STALLED_STEPS = 50
 
 
 def l1_svm_path(
-    X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None, return_path=True
+    X,
+    y,
+    weights=None,
+    *,
+    sample_weight=None,
+    lam_min=0.0,
+    max_features=None,
+    max_steps=None,
+    return_path=True,
 ):
     """The whole regularization path of the 1-norm SVM (004 eq. 6).
 
@@ -94,6 +103,10 @@ def l1_svm_path(
         minimum hinge loss over the intercept and those features) and is not
         part of the norm along which the path is piecewise linear; ``+inf``
         excludes a feature.
+    sample_weight : array-like of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's hinge loss (default 1), as in the
+        estimators' ``fit``: the cost of its slack in the LP, the bound of its dual
+        variable (``0 <= a_i <= s_i``); a sample of weight 0 counts for nothing.
     lam_min : float, default=0.0
         Stop at this lam.
     max_features : int, optional
@@ -159,6 +172,8 @@ def l1_svm_path(
         max_features=max_features,
         max_steps=max_steps,
         return_path=return_path,
+        sample_weight=sample_weight,
+        scale_rows=False,
     )
     with one_blas_thread():  # each step is a few small dense solves
         return _HingeHomotopy(problem).run()
@@ -174,7 +189,7 @@ class _Direction:
     signs: np.ndarray
     rates: np.ndarray  # (dw_U, dw_V)
     elbow_exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
-    dual: np.ndarray  # the segment's dual point a (1 on L, a_E on E, 0 on R), in [0, 1]
+    dual: np.ndarray  # the segment's dual point a (s on L, a_E on E, 0 on R), in [0, s]
     infeasibility: float  # of the dual point, relative (see `_dual_point`)
 
 
@@ -235,6 +250,7 @@ class _ScaledData:
 class _HingeHomotopy:
     def __init__(self, problem):
         self.problem = problem
+        self.s = problem.weights_or_ones  # each sample's hinge is weighted by s_i
         self.data = _ScaledData(problem.X)
         n, d = problem.X.shape
         self.norms = self.data.column_norms()
@@ -329,7 +345,7 @@ class _HingeHomotopy:
         """Min hinge loss over (b, w_U): the solution for lam >= lam_max.
 
         Solved through its dual, ``max 1'a`` s.t. ``[1, X_U]' Y a = 0``,
-        ``0 <= a <= 1``, which has one row per unpenalised column (and the
+        ``0 <= a <= s``, which has one row per unpenalised column (and the
         intercept) rather than one per sample; ``(b, w_U)`` are minus its row
         duals. The samples within the LP's tolerance of the elbow are then put on
         it exactly by solving their margin equations.
@@ -342,7 +358,7 @@ class _HingeHomotopy:
         lp = build_lp(
             np.full(n, -1.0),
             np.zeros(n),
-            np.ones(n),
+            self.s,
             np.zeros(k),
             np.zeros(k),
             sparse_columns(block.T),
@@ -375,7 +391,7 @@ class _HingeHomotopy:
         near = (self.side != _ELBOW) & (np.abs(margins - 1.0) <= _MARGIN_TOLERANCE * sizes)
         self.side[near] = _ELBOW
         elbow = np.flatnonzero(self.side == _ELBOW)
-        left_labels = np.where(self.side == _LEFT, -self.problem.y, 0.0)
+        left_labels = np.where(self.side == _LEFT, -self.s * self.problem.y, 0.0)
         knot = _Knot(
             elbow, self.data.row_block(elbow), left_labels, self.data.correlations(left_labels)
         )
@@ -413,7 +429,7 @@ class _HingeHomotopy:
             (lu, pivots), np.column_stack((penalty_signs, left_gradient)), trans=1
         ).T
         slope_dot, offset_dot = np.column_stack((y_elbow * slope, y_elbow * offset)).T @ rows
-        leave_rates, leave_scales = _leave_candidates(slope, offset)
+        leave_rates, leave_scales = _leave_candidates(slope, offset, self.s[elbow])
         joins, join_rates, join_scales = self._join_candidates(slope_dot, offset_dot, left_dot)
 
         best_leave = int(np.argmin(leave_rates)) if leave_rates.size else 0
@@ -431,8 +447,9 @@ class _HingeHomotopy:
             solution = lu_solve((lu, pivots), rhs, check_finite=False)
             exits = {int(elbow[best_leave]): _RIGHT if scale > 0 else _LEFT}
             move = _Move(solution[0], list(self.active), self.signs, solution[1:], exits)
-            # a_q = lam m_q + p_q is 0 (leaves right) or 1 (leaves left).
-            lam = ((1.0 if scale < 0 else 0.0) - offset[best_leave]) / slope[best_leave]
+            # a_q = lam m_q + p_q is 0 (leaves right) or s_q (leaves left).
+            bound = self.s[elbow[best_leave]] if scale < 0 else 0.0
+            lam = (bound - offset[best_leave]) / slope[best_leave]
         else:
             row, position = best_join
             j, sign = int(joins[position]), (1.0, -1.0)[row]
@@ -480,7 +497,7 @@ class _HingeHomotopy:
             (
                 [left_labels.sum() * move.intercept_rate],
                 left_dot[columns] * move.rates,
-                -elbow_rates[leaving_left],
+                -self.s[elbow[leaving_left]] * elbow_rates[leaving_left],
             )
         )
         loss_rate = terms.sum()
@@ -530,7 +547,7 @@ class _HingeHomotopy:
             np.concatenate((value, np.ones(m))),
         )
         cost = np.concatenate(
-            ([left_labels.sum()], left_dot[U], left_dot[P], -left_dot[P], np.ones(m))
+            ([left_labels.sum()], left_dot[U], left_dot[P], -left_dot[P], self.s[elbow])
         )
         cost_scale = np.abs(cost).max()
         n_cols = cost.shape[0]
@@ -581,15 +598,15 @@ class _HingeHomotopy:
     def _dual_point(self, elbow, rows, multipliers, correlations, lam):
         """The dual point of 004 eq. 6 of a segment at lam, and its infeasibility.
 
-        ``a = 1`` on L, the multipliers clipped to [0, 1] on E, 0 on R;
+        ``a = s`` on L, the multipliers clipped to [0, s] on E, 0 on R;
         ``correlations`` is ``X'Ya`` before clipping. The infeasibility is measured
         as in `solvers.certificates`: ``|X_j'Ya|`` for unpenalised features over
         ``||X_j|| ||a||``, and ``|y'a|`` over ``sqrt(n) ||a||`` (the constraints of the
         penalised features are met by scaling a, in `_certified`).
         """
         y = self.problem.y
-        a = np.where(self.side == _LEFT, 1.0, 0.0)
-        a[elbow] = np.clip(multipliers, 0.0, 1.0)
+        a = np.where(self.side == _LEFT, self.s, 0.0)
+        a[elbow] = np.clip(multipliers, 0.0, self.s[elbow])
         clipped = a[elbow] - multipliers
         if np.any(clipped):
             correlations = correlations + (y[elbow] * clipped) @ rows
@@ -616,13 +633,13 @@ class _HingeHomotopy:
         minimum of the hinge loss, every feature unpenalised.
         """
         margins, _ = self._margins()
-        primal = np.maximum(0.0, 1.0 - margins).sum() + lam * np.abs(self.w[self.active]).sum()
+        primal = self.s @ np.maximum(0.0, 1.0 - margins) + lam * np.abs(self.w[self.active]).sum()
         dual = direction.dual
         correlations = np.abs(self.data.correlations(self.problem.y * dual))[self.candidates]
         over = correlations > lam
         scale = float(np.min(lam / correlations[over])) if np.any(over) else 1.0
         value = scale * dual.sum()
-        gap = max(primal - value, 0.0) / max(abs(primal), abs(value), 1.0)
+        gap = max(primal - value, 0.0) / max(abs(primal), abs(value), np.mean(self.s))
         if gap <= GAP_TOLERANCE and direction.infeasibility <= GAP_TOLERANCE:
             return True
         # At lam = 0 (the end: min hinge loss) every feature is unpenalised.
@@ -634,6 +651,7 @@ class _HingeHomotopy:
             self.intercept,
             lam if lam > 0 else 1.0,
             np.where(penalised, 1.0, 0.0),
+            sample_weight=self.problem.sample_weight,
             tolerance=GAP_TOLERANCE,
         )
         return certificate.holds
@@ -682,14 +700,15 @@ class _HingeHomotopy:
         return step
 
 
-def _leave_candidates(slope, offset):
+def _leave_candidates(slope, offset, weights):
     """Elbow sample q leaves: ``B u = tau e_q`` with ``n'u = 1``, so ``tau = 1 / m_q``.
 
     Returns the loss rate of each candidate (``inf`` where ``m_q`` is 0: no
-    candidate) and its scale tau.
+    candidate; leaving left adds sample q's hinge, of weight ``weights[q]``) and its
+    scale tau.
     """
     with np.errstate(divide="ignore", invalid="ignore"):  # m_q = 0: no candidate
         scales = 1.0 / slope
-        rates = scales * offset + np.maximum(0.0, -scales)
+        rates = scales * offset + weights * np.maximum(0.0, -scales)
     rates[~np.isfinite(scales) | (np.abs(slope) <= _RANK_TOLERANCE * np.abs(slope).max())] = np.inf
     return rates, scales

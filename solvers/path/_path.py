@@ -195,7 +195,7 @@ class Path:
             )
         return X
 
-    def scores(self, X_val, y_val, lams=None, scoring=None):
+    def scores(self, X_val, y_val, lams=None, scoring=None, sample_weight=None):
         """The validation score of the exact solution at each lam.
 
         Parameters
@@ -221,6 +221,10 @@ class Path:
               ``decision_function`` (and ``classes_`` for classifiers);
             - a metric ``scoring(y_true, y_pred)``: any other callable, given the
               predicted labels (classifiers) or values (lasso).
+        sample_weight : array-like of shape (n_samples,), optional
+            Weights of the validation samples (the weighted accuracy or R^2; passed
+            as ``sample_weight=`` to a scorer or metric), as scikit-learn's CV
+            estimators score folds of weighted data.
 
         Returns
         -------
@@ -242,6 +246,15 @@ class Path:
                 f"y_val must be 1-D with {X_val.shape[0]} entries (one per row of X_val); "
                 f"got shape {y_val.shape}."
             )
+        weighted = {}
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=np.float64)
+            if sample_weight.shape != y_val.shape or not np.all(np.isfinite(sample_weight)):
+                raise ValueError(
+                    f"sample_weight must hold {y_val.shape[0]} finite numbers, one per row "
+                    "of X_val."
+                )
+            weighted = {"sample_weight": sample_weight}
         if lams is None:
             coefs, intercepts = self.coefs, self.intercepts
         else:
@@ -249,19 +262,21 @@ class Path:
         if kind == "scorer":
             return np.array(
                 [
-                    _call_scorer(scorer, self._model(coef, intercept), X_val, y_val, scoring)
+                    _call_scorer(
+                        scorer, self._model(coef, intercept), X_val, y_val, scoring, weighted
+                    )
                     for coef, intercept in zip(coefs, intercepts, strict=True)
                 ]
             )
         decisions = np.asarray(X_val @ coefs.T) + intercepts  # (n_samples, n_lams)
         if self._classes is None:
             if kind is None:
-                return _r2_scores(y_val, decisions)
-            return np.array([scorer(y_val, column) for column in decisions.T])
+                return _r2_scores(y_val, decisions, sample_weight)
+            return np.array([scorer(y_val, column, **weighted) for column in decisions.T])
         predictions = _labels(decisions, self._classes)
         if kind is None:
-            return np.mean(predictions == y_val[:, None], axis=0)
-        return np.array([scorer(y_val, column) for column in predictions.T])
+            return np.average(predictions == y_val[:, None], axis=0, weights=sample_weight)
+        return np.array([scorer(y_val, column, **weighted) for column in predictions.T])
 
     def _model(self, coef, intercept):
         if self._classes is None:
@@ -420,9 +435,9 @@ def _check_scoring(scoring):
     return "scorer", scoring
 
 
-def _call_scorer(scorer, model, X, y, scoring):
+def _call_scorer(scorer, model, X, y, scoring, weighted):
     try:
-        return float(scorer(model, X, y))
+        return float(scorer(model, X, y, **weighted))
     except AttributeError as error:
         raise ValueError(
             f"scoring={scoring!r} needs a method the linear models of a path do not have "
@@ -430,10 +445,11 @@ def _call_scorer(scorer, model, X, y, scoring):
         ) from None
 
 
-def _r2_scores(y, predictions):
+def _r2_scores(y, predictions, sample_weight=None):
     """R^2 of each column of predictions, as `sklearn.metrics.r2_score` (force_finite)."""
-    residual = ((y[:, None] - predictions) ** 2).sum(axis=0)
-    total = ((y - y.mean()) ** 2).sum()
+    s = np.ones(y.shape[0]) if sample_weight is None else sample_weight
+    residual = s @ (y[:, None] - predictions) ** 2
+    total = s @ (y - np.average(y, weights=s)) ** 2
     if total == 0:  # constant targets: 1 for a perfect fit, 0 otherwise (as scikit-learn)
         return np.where(residual == 0, 1.0, 0.0)
     return 1.0 - residual / total

@@ -1,7 +1,9 @@
 """The homotopy for a piecewise-quadratic loss plus an L1 penalty (Rosset & Zhu 2007).
 
 Minimise ``sum_{i in E(f)} (y_i - f_i)^2 + lam * ||beta_P||_1`` with
-``f = X beta + b0`` (unit weights: `PathProblem` rescales weighted problems; the
+``f = X beta + b0 c`` (unit weights: `PathProblem` rescales weighted problems, and
+sample weights scale the rows, with ``c = sqrt(s)`` the intercept's column, ones
+without them; the
 features U of weight 0 and the intercept are unpenalised, P are the others),
 where E(f) is the set of samples inside the loss:
 
@@ -138,7 +140,7 @@ class _QuadraticHomotopy:
         # full: the first n_active + 1 columns or entries are the current ones.
         capacity = min(n, d) + 2
         self._Z = np.empty((n, capacity), order="F")
-        self._Z[:, 0] = 1.0
+        self._Z[:, 0] = problem.intercept_column  # ones, or sqrt(s) with sample weights
         self._theta = np.zeros(capacity)
         self._rhs = np.zeros(capacity)  # [0; s]: 0 for the intercept
         self._active = np.zeros(capacity - 1, dtype=np.intp)
@@ -212,7 +214,8 @@ class _QuadraticHomotopy:
         Features whose column is a combination of the others there are left out
         (blocked). Coefficients are reset to zero.
         """
-        self.factor = UpdatableCholesky(np.array([[float(np.count_nonzero(self.in_loss))]]))
+        intercept = self.problem.intercept_column[self.in_loss]
+        self.factor = UpdatableCholesky(np.array([[float(intercept @ intercept)]]))
         self.n_active = 0
         self._theta[:] = 0.0
         self.is_active[:] = False
@@ -231,6 +234,10 @@ class _QuadraticHomotopy:
         empty) keep every margin below one.
         """
         y, free = self.y, self.problem.unpenalized
+        # With sample weights y and the fit are scaled by sqrt(s_i): the labels are
+        # y / sqrt(s), the margins y f / s (PathProblem).
+        root = self.problem.intercept_column
+        s = root * root
         fitted, theta = np.zeros(y.shape[0]), None
         for _ in range(_MAX_NEWTON_STEPS):
             self._factorise(free)
@@ -241,10 +248,11 @@ class _QuadraticHomotopy:
             if theta is None or not self.margin_rows:
                 t = 1.0
             else:  # the least-squares fit on E is a descent direction of the squared hinge
-                t, current = 1.0, SQUARED_HINGE.value(y, fitted)
+                t, current = 1.0, SQUARED_HINGE.value(y / root, fitted / root, s)
                 while (
                     t > np.finfo(float).eps
-                    and SQUARED_HINGE.value(y, fitted + t * (goal - fitted)) >= current
+                    and SQUARED_HINGE.value(y / root, (fitted + t * (goal - fitted)) / root, s)
+                    >= current
                 ):
                     t *= 0.5
             fitted = fitted + t * (goal - fitted)
@@ -253,7 +261,7 @@ class _QuadraticHomotopy:
             # its residual is 0: both sides are optimal, and leaving would free a
             # column that only it touches (any coefficient past the margin is
             # optimal), so that Newton's method would cycle.
-            in_loss = y * fitted < 1.0 + _EVENT_TOLERANCE if self.margin_rows else rows
+            in_loss = y * fitted < s * (1.0 + _EVENT_TOLERANCE) if self.margin_rows else rows
             if t == 1.0 and np.array_equal(in_loss, rows):
                 break
             self.in_loss = in_loss
@@ -486,12 +494,13 @@ class _QuadraticHomotopy:
         violation[moving] = np.abs(c[moving] - lam * np.sign(coefs[penalised]))
         if free.size:
             violation[free] = np.abs(c[free])
-        residual = self.residual[self.in_loss] if self.margin_rows else self.residual
+        rows = self.in_loss if self.margin_rows else slice(None)
+        residual, column = self.residual[rows], self.problem.intercept_column[rows]
         size = 2.0 * (math.sqrt(residual @ residual) + self.residual_scale)
         if size == 0:
             return 0.0
         violation *= inverse_norms
-        intercept = 2.0 * abs(residual.sum()) / (math.sqrt(residual.shape[0]) * size)
+        intercept = 2.0 * abs(column @ residual) / (math.sqrt(column @ column) * size)
         return max(float(violation.max(initial=0.0)) / size, intercept)
 
     def _direction(self):

@@ -5,7 +5,15 @@ from ._quadratic import quadratic_path
 
 
 def svm2_path(
-    X, y, weights=None, *, lam_min=0.0, max_features=None, max_steps=None, return_path=True
+    X,
+    y,
+    weights=None,
+    *,
+    sample_weight=None,
+    lam_min=0.0,
+    max_features=None,
+    max_steps=None,
+    return_path=True,
 ):
     """The whole regularization path of SVM2 (004 eq. 7).
 
@@ -25,6 +33,10 @@ def svm2_path(
         Penalty weights (default 1), each >= 0 or ``+inf``: 0 leaves a feature
         unpenalised (in every model, from lam_max on, like the intercept), ``+inf``
         excludes it (its coefficient stays 0).
+    sample_weight : array-like of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's squared hinge (default 1), as in the
+        estimators' ``fit``: the rows and targets are scaled by ``sqrt(s_i)`` and the
+        intercept's column by ``sqrt(s)``; a sample of weight 0 counts for nothing.
     lam_min : float, default=0.0
         Stop at this lam.
     max_features : int, optional
@@ -92,5 +104,6 @@ def svm2_path(
         max_features=max_features,
         max_steps=max_steps,
         return_path=return_path,
+        sample_weight=sample_weight,
     )
     return quadratic_path(problem, margin_rows=True)

@@ -1,12 +1,7 @@
 """The documentation site builds in strict mode and documents every public name."""
 
 import importlib.util
-import os
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).parents[2]
 
@@ -31,15 +26,8 @@ def test_a_public_name_missing_from_the_api_pages_is_reported():
     assert hooks.undocumented(ids) == ["sparsify.leverage_sample: not on any docs/api/ page"]
 
 
-def test_the_site_builds_in_strict_mode(tmp_path):
-    for package in ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.python"):
-        pytest.importorskip(package)
-    site = tmp_path / "site"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )
+def test_the_site_builds_in_strict_mode(site_build):
+    site, build = site_build   # conftest.py: one build for the session
     assert build.returncode == 0, build.stdout + build.stderr
     assert "WARNING" not in build.stderr, build.stderr   # strict: not even a warning
     api = (site / "api" / "sparsify.html").read_text()

@@ -72,8 +72,25 @@ def test_main_prints_tables_and_writes_plot(tmp_path, capsys, monkeypatch):
     reproduce_001.main(["--quick", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert "| BSS (SV) | 30 |" in out and "001 Table 1" in out
+    assert ("Why the top-5 columns differ" in out) == bool(reproduce_001.top5_note(summary, K))
     assert "(1 folds failed)" in out and "RFE r1=30: 1 folds failed, e.g. SolverError" in out
     assert (tmp_path / f"reproduce_001_k{K}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_top5_note_explains_each_mismatch_with_counts_from_the_row():
+    """A row whose top 5 differs from Table 1's gets a line with the overlap and the
+    number of relevant features counted here; a matching row gets none."""
+    paper_bss = reproduce_001.PAPER_TOP5["BSS", 30, K]
+    summary = {
+        ("BSS (SV)", 30): {"top5": [K, 900, 17, 661, 914]},
+        ("RFE", 30): {"top5": list(reproduce_001.PAPER_TOP5["RFE", 30, K])},
+    }
+    lines = reproduce_001.top5_note(summary, K)
+    shared = len({K, 900, 17, 661, 914} & set(paper_bss))
+    assert f"  BSS (SV) r1=30: {shared} of 5 in Table 1's top 5, 2 of 5 relevant" in lines[1]
+    assert not any("RFE" in line for line in lines)
+    assert any("Theorem 1" in line for line in lines)
+    assert reproduce_001.top5_note({("RFE", 30): summary["RFE", 30]}, K) == []
 
 
 _cached = None

@@ -5,7 +5,9 @@ import warnings
 import numpy as np
 import pytest
 from joblib import parallel_config
+from sklearn.base import is_regressor
 from sklearn.datasets import make_regression
+from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import ElasticNet, Lasso, LassoCV, LassoLars, LassoLarsCV
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import KFold, StratifiedKFold
@@ -58,13 +60,18 @@ def test_cv_curve_is_the_brute_force_loop_over_folds_and_lams(CV, Est, data, spl
     picks = np.unique(np.linspace(0, cv.cv_lams_.size - 1, 6).astype(int))
     if Est is L1SVM:
         picks = np.unique(np.minimum(picks | 1, cv.cv_lams_.size - 2))
-    expected = _brute_force_scores(
-        Est, X, y, folds, cv.cv_lams_[picks], lambda m, X, y: m.score(X, y)
-    )
+    expected = _brute_force_scores(Est, X, y, folds, cv.cv_lams_[picks], _default_score)
     np.testing.assert_allclose(cv.cv_scores_[:, picks], expected, rtol=1e-6, atol=1e-9)
     assert cv.cv_scores_.shape == (len(folds), cv.cv_lams_.size)
     assert np.all(np.diff(cv.cv_lams_) < 0)
     assert cv.lam_ == cv.lam_min_ and cv.lam_min_ in cv.cv_lams_
+
+
+def _default_score(model, X, y):
+    """The CV estimators' default: accuracy for classifiers, -MSE for the lasso (LassoCV's)."""
+    if is_regressor(model):
+        return -np.mean((y - model.predict(X)) ** 2)
+    return model.score(X, y)
 
 
 def test_cv_curve_with_a_scorer_name_against_brute_force():
@@ -126,13 +133,24 @@ def test_weighted_lasso_cv_is_lasso_cv_with_alpha_lam_over_2n():
     n = X.shape[0]
     alphas = np.geomspace(10.0, 0.01, 12)
     peer = LassoCV(alphas=alphas, cv=KFold(5), tol=1e-12, max_iter=100000).fit(X, y)
-    ours = WeightedLassoCV(lams=2 * n * alphas, cv=KFold(5), scoring="neg_mean_squared_error")
-    ours.fit(X, y)
+    ours = WeightedLassoCV(lams=2 * n * alphas, cv=KFold(5)).fit(X, y)  # default: the MSE
     np.testing.assert_allclose(ours.cv_lams_, 2 * n * peer.alphas_)
     np.testing.assert_allclose(-ours.cv_scores_.T, peer.mse_path_, rtol=1e-7)
     assert ours.lam_ == pytest.approx(2 * n * peer.alpha_, rel=1e-12)
     np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(ours.intercept_, peer.intercept_, rtol=1e-9)
+
+
+def test_weighted_lasso_cv_by_default_chooses_lasso_cvs_alpha_on_ionosphere(ionosphere):
+    """The issue's case: scored by R^2 it chose alpha 0.0452 where LassoCV chooses 0.0488."""
+    X, labels = ionosphere
+    y = labels.astype(float)
+    n = X.shape[0]
+    alphas = np.geomspace(0.2, 0.002, 30)
+    peer = LassoCV(alphas=alphas, cv=KFold(5), tol=1e-12, max_iter=100000).fit(X, y)
+    ours = WeightedLassoCV(lams=2 * n * alphas, cv=KFold(5)).fit(X, y)
+    np.testing.assert_allclose(-ours.cv_mean_, peer.mse_path_.mean(axis=1), rtol=1e-6)
+    assert ours.lam_ == pytest.approx(2 * n * peer.alpha_, rel=1e-12)
 
 
 def test_weighted_lasso_cv_is_lasso_lars_cv_on_the_union_of_breakpoints():
@@ -220,10 +238,45 @@ def test_bad_hyperparameters_name_themselves(params, match):
         WeightedLassoCV(**params).fit(X, y)
 
 
-def test_sample_weight_is_not_taken():
-    X, y = _regression()
-    with pytest.raises(TypeError, match="sample_weight"):
-        WeightedLassoCV().fit(X, y, sample_weight=np.ones(len(y)))
+# ---- sample weights: weighted fold paths, weighted scores, weighted refit -------------------
+
+
+def test_weighted_lasso_cv_with_sample_weight_is_lasso_cv_with_sample_weight():
+    """LassoCV's weighted MSE path (alpha = lam / (2 sum s) on every fold) and its choice."""
+    X, y = _regression(n=50, d=6, seed=1)
+    s = np.random.default_rng(1).uniform(0.1, 3.0, y.size)
+    alphas = np.geomspace(10.0, 0.01, 12)
+    peer = LassoCV(alphas=alphas, cv=KFold(5), tol=1e-12, max_iter=100000)
+    peer.fit(X, y, sample_weight=s)
+    ours = WeightedLassoCV(lams=2 * s.sum() * alphas, cv=KFold(5)).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(-ours.cv_scores_.T, peer.mse_path_, rtol=1e-6)
+    assert ours.lam_ == pytest.approx(2 * s.sum() * peer.alpha_, rel=1e-12)
+    np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(ours.intercept_, peer.intercept_, rtol=1e-8)
+
+
+@pytest.mark.parametrize(
+    ("CV", "Est", "data", "splitter"), CASES[1:], ids=lambda v: getattr(v, "__name__", "")
+)
+def test_weighted_cv_curve_is_the_brute_force_loop(CV, Est, data, splitter):
+    """Each fold fitted with its weights at ``lam * s_train.sum() / s.sum()`` and scored with
+    the weighted accuracy on its held-out part; the final fit is the weighted estimator."""
+    X, y = data()
+    s = np.random.default_rng(2).uniform(0.2, 3.0, y.size)
+    cv = CV(cv=splitter, lams=5).fit(X, y, sample_weight=s)
+    folds = list(splitter.split(X, y))
+    expected = np.empty((len(folds), cv.cv_lams_.size))
+    for k, (train, test) in enumerate(folds):
+        for i, lam in enumerate(cv.cv_lams_):
+            model = Est(lam=lam * s[train].sum() / s.sum())
+            model.fit(X[train], y[train], sample_weight=s[train])
+            assert model.certificate_.holds
+            expected[k, i] = model.score(X[test], y[test], sample_weight=s[test])
+    np.testing.assert_allclose(cv.cv_scores_, expected, rtol=1e-9)
+    reference = Est(lam=cv.lam_).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(cv.objective_, reference.objective_, rtol=1e-6)
+    full_path_score = cv.path_.scores(X, y, lams=cv.lam_)[0]
+    np.testing.assert_allclose(full_path_score, reference.score(X, y), rtol=1e-9)
 
 
 # ---- scikit-learn's estimator checks --------------------------------------------------------
@@ -301,3 +354,48 @@ def test_svm2_is_linear_svc_with_c_one_over_lam_only_as_intercept_scaling_grows(
         excess.append(objective(peer.coef_.ravel(), peer.intercept_[0]) / ours.objective_ - 1)
     assert excess[0] > 1e-3  # at the default scaling, not the same problem
     assert 0 <= excess[1] < excess[0] / 10
+
+
+# ---- what the CV estimators chose: path_ and the CV curve (glmnet's plot(cv.fit)) -----------
+
+
+@pytest.mark.parametrize(
+    ("cv_class", "fit_class", "kind"),
+    [(WeightedLassoCV, WeightedLasso, "regression"), (SVM2CV, SVM2, "classification")],
+)
+def test_path_is_the_exact_path_on_all_the_data(cv_class, fit_class, kind):
+    """``path_.at(lam_)`` is the certified refit at ``lam_``, and ``path_`` reaches the grid."""
+    if kind == "regression":
+        X, y = _regression(n=50, d=6, seed=5)
+    else:
+        rng = np.random.default_rng(5)
+        X = rng.standard_normal((50, 6))
+        y = np.where(X[:, 0] + 0.5 * rng.standard_normal(50) > 0, 1, 0)
+    model = cv_class(cv=4).fit(X, y)
+    assert model.path_.lams[0] == pytest.approx(fit_class.lam_max(X, y), rel=1e-9)
+    assert model.path_.lams[-1] <= model.cv_lams_[-1] * (1 + 1e-12)
+    coef, intercept = model.path_.at(model.lam_)
+    np.testing.assert_allclose(coef, np.ravel(model.coef_), atol=1e-6 * max(1, np.abs(coef).max()))
+    np.testing.assert_allclose(intercept, np.ravel(model.intercept_)[0], atol=1e-6)
+
+
+def test_plot_draws_the_curve_with_lambda_min_and_lambda_1se():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X, y = _regression(n=60, d=8, seed=3)
+    model = WeightedLassoCV(cv=KFold(4)).fit(X, y)
+    fig, ax = plt.subplots()
+    assert model.plot(ax) is ax
+    curve = ax.containers[0].lines[0]  # the errorbar's line
+    np.testing.assert_allclose(curve.get_xdata(), model.cv_lams_)
+    np.testing.assert_allclose(curve.get_ydata(), model.cv_mean_)
+    verticals = [line.get_xdata()[0] for line in ax.lines if len(set(line.get_xdata())) == 1]
+    assert model.lam_min_ in verticals and model.lam_1se_ in verticals
+    assert ax.get_xscale() == "log" and ax.xaxis_inverted()
+    assert "mean squared error" in ax.get_ylabel()
+    plt.close(fig)
+    with pytest.raises(NotFittedError):
+        WeightedLassoCV().plot()

@@ -56,16 +56,22 @@ def test_a_cheaper_cost_model_moves_its_backend_first(monkeypatch):
     assert WeightedLasso(lam=1.0).fit(X, y).backend_ == "CLARABEL"
 
 
-def test_a_weighted_fit_leaves_out_the_unweighted_backends():
-    stats = ProblemStats("svm2", 200, 50, 10000, False, 1.0, weighted=True)
-    chain = [step.backend for step in plan(stats, estimator="SVM2")]
-    assert "HOMOTOPY" not in chain and chain
-    assert all(backend(name).sample_weight for name in chain)
+@pytest.mark.parametrize("Est", [WeightedLasso, SVM2, L1SVM])
+def test_a_weighted_fit_may_run_the_exact_path(Est):
+    """Every backend takes sample weights: the weighted exact path gives the answer that
+    CVXPY's formulation gives (and it is planned for weighted fits too)."""
     X, y = _lasso_data()
-    labels = np.sign(y)
-    with pytest.raises(ValueError, match="'HOMOTOPY' does not take sample_weight") as info:
-        SVM2(lam=1.0, solver="HOMOTOPY").fit(X, labels, sample_weight=np.full(50, 2.0))
-    assert "CD" in str(info.value)
+    target = y if Est is WeightedLasso else np.where(y > np.median(y), 1, -1)
+    s = np.random.default_rng(3).uniform(0.1, 3.0, y.size)
+    s[:4] = 0.0
+    lam = 0.3 * Est.lam_max(X, target, sample_weight=s)
+    path_fit = Est(lam=lam, solver="HOMOTOPY").fit(X, target, sample_weight=s)
+    cvxpy_fit = Est(lam=lam, solver="CLARABEL").fit(X, target, sample_weight=s)
+    assert path_fit.backend_ == "HOMOTOPY" and path_fit.certificate_.holds
+    np.testing.assert_allclose(path_fit.objective_, cvxpy_fit.objective_, rtol=1e-7)
+    model = {WeightedLasso: "lasso", SVM2: "svm2", L1SVM: "l1_svm"}[Est]
+    stats = ProblemStats(model, 200, 50, 10000, False, 1.0, weighted=True)
+    assert "HOMOTOPY" in [step.backend for step in plan(stats, estimator=Est.__name__)]
 
 
 def test_a_backend_out_of_budget_hands_its_last_point_to_the_next():
@@ -145,7 +151,7 @@ def test_the_time_limit_is_accepted_by_every_backend(text):
     X, y, _ = text
     for est in (SVMDual(), L2SVM(loss="squared_hinge"), L1SVM(lam=1.0), SVM2(), RLSC()):
         for name in available_backends(est):
-            if backend(name).cvxpy or not backend(name).sample_weight:
+            if backend(name).cvxpy:
                 continue
             fit = est.set_params(solver=name, solver_options={"time_limit": 100.0}).fit(X, y)
             assert fit.certificate_.holds

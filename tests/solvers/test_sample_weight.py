@@ -194,10 +194,20 @@ def test_sample_working_set_takes_the_weights():
     _assert_same_fit(weighted, repeated)
 
 
-def test_homotopy_with_weights_is_a_value_error():
-    X, labels, _, s = _data(30, 5)
-    with pytest.raises(ValueError, match="HOMOTOPY.*sample_weight"):
-        SVM2(solver="HOMOTOPY").fit(X, labels, sample_weight=s)
+@pytest.mark.parametrize("Est", [SVM2, L1SVM, WeightedLasso])
+def test_homotopy_with_integer_weights_is_the_fit_on_repeated_rows(Est):
+    """The exact path takes sample weights (it was a ValueError): integer weights are rows
+    repeated that many times."""
+    X, labels, target, _ = _data(30, 5)
+    y = target if Est is WeightedLasso else labels
+    counts = np.random.default_rng(7).integers(0, 4, 30)
+    X_repeated, y_repeated = np.repeat(X, counts, axis=0), np.repeat(y, counts)
+    lam = 0.2 * Est.lam_max(X_repeated, y_repeated)
+    weighted = Est(lam=lam, solver="HOMOTOPY").fit(X, y, sample_weight=counts)
+    repeated = Est(lam=lam, solver="HOMOTOPY").fit(X_repeated, y_repeated)
+    assert weighted.backend_ == "HOMOTOPY" and weighted.certificate_.holds
+    np.testing.assert_allclose(weighted.objective_, repeated.objective_, rtol=1e-9)
+    np.testing.assert_allclose(np.ravel(weighted.coef_), np.ravel(repeated.coef_), atol=1e-7)
 
 
 # -- bad weights ------------------------------------------------------------------------
