@@ -28,7 +28,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sparsify._public_names import PublicNames
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, linear_scores, scores_to_classes
+from ._base import (
+    BACKEND_CONSTRAINTS,
+    POSITIVE,
+    _sample_weights,
+    linear_scores,
+    scores_to_classes,
+)
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
 from .svm import L1SVM, SVM2
@@ -98,40 +104,69 @@ class _AdaptiveL1(BaseEstimator):
             X_val, y_val = _check_validation(X_val, y_val, X.shape[1], classes)
         return X, y, X_val, y_val
 
-    def _fit_weighted(self, X, y, X_val, y_val, weights):
-        """Choose lam (when None) and fit the weighted model; set the fitted attributes."""
+    def _fit_weighted(self, X, y, X_val, y_val, weights, sample_weight):
+        """Choose lam (when None) and fit the weighted model; set the fitted attributes.
+
+        ``sample_weight``: the samples' weights (None without them), in the path lam is
+        chosen on, the held-out share's scores and the final fit.
+        """
         self.weights_ = weights
         model = MODELS[self._base()](
             weights=weights, solver=self.solver, solver_options=self.solver_options
         )
-        lam = self.lam if self.lam is not None else self._select_lam(X, y, X_val, y_val, model)
+        lam = self.lam
+        if lam is None:
+            lam = self._select_lam(X, y, X_val, y_val, model, sample_weight)
         self.lam_ = float(lam)
-        self.estimator_ = model.set_params(lam=self.lam_).fit(X, y)
+        self.estimator_ = model.set_params(lam=self.lam_).fit(X, y, sample_weight=sample_weight)
         for name in _COPIED:
             setattr(self, name, getattr(self.estimator_, name))
         return self
 
-    def _select_lam(self, X, y, X_val, y_val, model):
+    def _select_lam(self, X, y, X_val, y_val, model, sample_weight):
         """The best breakpoint of the weighted path on validation data (module docstring)."""
-        X_train, y_train, scale = X, y, 1.0
+        X_train, y_train, s_train, s_val, scale = X, y, sample_weight, None, 1.0
         if X_val is None:
-            X_train, X_val, y_train, y_val = _validation_split(
+            X_train, X_val, y_train, y_val, s_train, s_val = _validation_split(
                 X,
                 y,
                 classifier=self._classifier,
                 validation_fraction=self.validation_fraction,
                 random_state=self.random_state,
+                sample_weight=sample_weight,
             )
-            scale = X.shape[0] / X_train.shape[0]
+            total = np.ones(X.shape[0]) if sample_weight is None else sample_weight
+            part = np.ones(X_train.shape[0]) if s_train is None else s_train
+            scale = total.sum() / part.sum()  # the held-in share of the loss
         with warnings.catch_warnings():
             # Every feature excluded: a path of one breakpoint, whatever lam.
             warnings.filterwarnings("ignore", category=PathWarning, message=".*lam_max=0")
-            path = model.path(X_train, y_train, self.weights_)
-        lam = path.select(X_val, y_val)
+            path = model.path(X_train, y_train, self.weights_, sample_weight=s_train)
+        lam = path.select(X_val, y_val, sample_weight=s_val)
         if lam <= 0:
             positive = path.lams[path.lams > 0]
             lam = positive[-1] / 2 if positive.size else 1.0  # 1.0: no feature can enter
         return lam * scale
+
+    def _expected_failed_checks(self):
+        """The scikit-learn checks these estimators fail by design, each with its reason:
+        pass them to ``check_estimator(est, expected_failed_checks=est._expected_failed_checks())``.
+
+        Returns
+        -------
+        dict of str to str
+            Check name to the reason it fails.
+        """
+        reason = (
+            "a sample's weight multiplies its loss in every fit, but the held-out share "
+            "(validation_fraction, for C and lam) and the RS blocks are drawn over rows: "
+            "repeating a row changes which rows are drawn. With lam, one C and X_val "
+            "given, weights equal repeated rows (tests/solvers/test_adaptive.py)."
+        )
+        return {
+            "check_sample_weight_equivalence_on_dense_data": reason,
+            "check_sample_weight_equivalence_on_sparse_data": reason,
+        }
 
     def _linear_response(self, X):
         check_is_fitted(self)
@@ -186,7 +221,7 @@ class _BinaryClassifier(PublicNames, ClassifierMixin, _AdaptiveL1):
 class _RSStream(PublicNames):
     """``fit`` and ``partial_fit`` of the RS models (004 Algorithm 1 and sec. 4.2)."""
 
-    def _rs_weights(self, X, y, X_val, y_val):
+    def _rs_weights(self, X, y, X_val, y_val, sample_weight):
         n = X.shape[0]
         block_size = self.block_size
         smallest = 2 if X_val is not None else 3  # blocks of >= 2, and rows left out
@@ -212,10 +247,11 @@ class _RSStream(PublicNames):
             n_jobs=self.n_jobs,
             random_state=self.random_state,
             cap=self.cap,
+            sample_weight=sample_weight,
         )
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, X_val=None, y_val=None):
+    def fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
         """RS weights on X, y (004 Algorithm 1), then the weighted model.
 
         Parameters
@@ -229,6 +265,9 @@ class _RSStream(PublicNames):
             examples left out of each block, and a held-out share for lam.
         y_val : array-like of shape (n_val,), optional
             The targets of ``X_val`` (given with it or not at all).
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss (default 1): in the blocks' paths,
+            the held-out scores and the weighted model (``X_val`` is unweighted).
 
         Returns
         -------
@@ -239,13 +278,16 @@ class _RSStream(PublicNames):
         ------
         ValueError
             A hyperparameter is out of range, y of a classifier does not hold exactly
-            two classes, or only one of ``X_val`` and ``y_val`` is given.
+            two classes, only one of ``X_val`` and ``y_val`` is given, or
+            ``sample_weight`` is not n_samples numbers >= 0, not all 0.
         """
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
-        return self._fit_weighted(X, y, X_val, y_val, self._rs_weights(X, y, X_val, y_val))
+        s = _sample_weights(X, sample_weight)
+        weights = self._rs_weights(X, y, X_val, y_val, s)
+        return self._fit_weighted(X, y, X_val, y_val, weights, s)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def partial_fit(self, X, y, X_val=None, y_val=None):
+    def partial_fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
         """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
 
         The first call starts from the frame's RS weights. Each call adds the frame's
@@ -263,6 +305,8 @@ class _RSStream(PublicNames):
             As in ``fit``.
         y_val : array-like of shape (n_val,), optional
             As in ``fit``.
+        sample_weight : array-like of shape (n_samples,), optional
+            The frame's sample weights, as in ``fit``.
 
         Returns
         -------
@@ -277,10 +321,11 @@ class _RSStream(PublicNames):
         """
         first = not hasattr(self, "weights_")
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=first)
-        weights = self._rs_weights(X, y, X_val, y_val)
+        s = _sample_weights(X, sample_weight)
+        weights = self._rs_weights(X, y, X_val, y_val, s)
         if not first:
             weights = self.weights_ + weights
-        return self._fit_weighted(X, y, X_val, y_val, weights)
+        return self._fit_weighted(X, y, X_val, y_val, weights, s)
 
 
 class HybridSVM(_BinaryClassifier):
@@ -394,7 +439,7 @@ class HybridSVM(_BinaryClassifier):
         return self.base
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, X_val=None, y_val=None):
+    def fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
         """Hybrid weights from the best 2-norm SVM, then the weighted model.
 
         Parameters
@@ -408,6 +453,10 @@ class HybridSVM(_BinaryClassifier):
             (``validation_fraction``) of X.
         y_val : array-like of shape (n_val,), optional
             The labels of ``X_val`` (given with it or not at all).
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss (default 1): in the 2-norm SVMs,
+            the path lam is chosen on, the held-out scores and the weighted model
+            (``X_val`` is unweighted).
 
         Returns
         -------
@@ -417,10 +466,12 @@ class HybridSVM(_BinaryClassifier):
         Raises
         ------
         ValueError
-            A hyperparameter is out of range, y does not hold exactly two classes, or
-            only one of ``X_val`` and ``y_val`` is given.
+            A hyperparameter is out of range, y does not hold exactly two classes,
+            only one of ``X_val`` and ``y_val`` is given, or ``sample_weight`` is not
+            n_samples numbers >= 0, not all 0.
         """
         X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
+        s = _sample_weights(X, sample_weight)
         coef, self.C_ = _best_l2_model(
             X,
             y,
@@ -430,9 +481,10 @@ class HybridSVM(_BinaryClassifier):
             y_val=y_val,
             validation_fraction=self.validation_fraction,
             random_state=self.random_state,
+            sample_weight=s,
         )
         weights = _inverse_power_weights(coef, self.gamma)
-        return self._fit_weighted(X, y, X_val, y_val, weights)
+        return self._fit_weighted(X, y, X_val, y_val, weights, s)
 
 
 class RSWeightedSVM(_RSStream, _BinaryClassifier):

@@ -362,6 +362,11 @@ def _prepare(X, y, coef, intercept, *, labels):
     return X, y, coef, float(intercept)
 
 
+def _optional_sample_weights(sample_weight, n):
+    """None, or ``sample_weight`` checked as :func:`_sample_weights` does."""
+    return None if sample_weight is None else _sample_weights(sample_weight, n)
+
+
 def _sample_weights(sample_weight, n):
     """``sample_weight`` as n finite values >= 0, not all 0 (all ones when None)."""
     if sample_weight is None:

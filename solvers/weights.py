@@ -30,6 +30,7 @@ from tqdm.auto import tqdm
 
 from sparsify.utils import check_n_select, check_random_state, check_X
 
+from .certificates import _optional_sample_weights
 from .exceptions import PathWarning
 from .path import l1_svm_path, lasso_path, svm2_path
 
@@ -91,12 +92,15 @@ def _check_targets(y, n_samples, *, classifier, name="y"):
     return y, classes
 
 
-def _validation_split(X, y, *, classifier, validation_fraction, random_state):
+def _validation_split(
+    X, y, *, classifier, validation_fraction, random_state, sample_weight=None
+):
     """Hold out ``validation_fraction`` of the rows: stratified by class for classifiers.
 
     Returns
     -------
-    X_train, X_val, y_train, y_val
+    X_train, X_val, y_train, y_val, s_train, s_val
+        ``s_train, s_val``: the sample weights of each part (None without them).
     """
     if not (isinstance(validation_fraction, Real) and 0 < validation_fraction < 1):
         raise ValueError(
@@ -112,18 +116,21 @@ def _validation_split(X, y, *, classifier, validation_fraction, random_state):
             )
         stratify = y
     seed = check_random_state(random_state).integers(2**32)
-    return train_test_split(
-        X, y, test_size=validation_fraction, stratify=stratify, random_state=int(seed)
+    parts = (X, y) if sample_weight is None else (X, y, sample_weight)
+    split = train_test_split(
+        *parts, test_size=validation_fraction, stratify=stratify, random_state=int(seed)
     )
+    return (*split, None, None) if sample_weight is None else tuple(split)
 
 
-def _score(base, y_true, decision, classes):
+def _score(base, y_true, decision, classes, sample_weight=None):
     if classes is None:
-        return r2_score(y_true, decision)
-    return accuracy_score(y_true, np.where(decision > 0, classes[1], classes[0]))
+        return r2_score(y_true, decision, sample_weight=sample_weight)
+    predictions = np.where(decision > 0, classes[1], classes[0])
+    return accuracy_score(y_true, predictions, sample_weight=sample_weight)
 
 
-def _l2_coef(base, C, X, y):
+def _l2_coef(base, C, X, y, sample_weight=None):
     """``(coef, intercept)`` of the L2-penalised model of cost C (004 sec. 4).
 
     The SVMs: :class:`solvers.L2SVM` ``1/2 ||w||^2 + C sum_i loss_i`` with the hinge
@@ -134,11 +141,11 @@ def _l2_coef(base, C, X, y):
     if base == "lasso":
         from .ridge import ridge_with_intercept
 
-        return ridge_with_intercept(X, y, 0.5 / C)
+        return ridge_with_intercept(X, y, 0.5 / C, sample_weight=sample_weight)
     from .svm import L2SVM
 
     loss = "hinge" if base == "l1" else "squared_hinge"
-    model = L2SVM(C=C, loss=loss).fit(X, y)
+    model = L2SVM(C=C, loss=loss).fit(X, y, sample_weight=sample_weight)
     return model.coef_[0], model.intercept_[0]
 
 
@@ -152,6 +159,7 @@ def _best_l2_model(
     y_val=None,
     validation_fraction=VALIDATION_FRACTION,
     random_state=None,
+    sample_weight=None,
 ):
     """The L2 model of :func:`hybrid_weights` and its cost: ``(coef, C)``.
 
@@ -161,31 +169,35 @@ def _best_l2_model(
     classifier = _is_classifier_base(base)
     X = check_X(X, name="X", min_samples=2)
     y, classes = _check_targets(y, X.shape[0], classifier=classifier)
+    s = _optional_sample_weights(sample_weight, X.shape[0])
     grid = _check_C_grid(C_grid)
     refit = X_val is None and y_val is None
     if not refit:
         X_val, y_val = _check_validation(X_val, y_val, X.shape[1], classes)
     if len(grid) == 1:
-        return np.asarray(_l2_coef(base, grid[0], X, y)[0], dtype=float), grid[0]
+        return np.asarray(_l2_coef(base, grid[0], X, y, s)[0], dtype=float), grid[0]
+    s_fit, s_val = s, None
     if refit:
-        X_fit, X_val, y_fit, y_val = _validation_split(
+        X_fit, X_val, y_fit, y_val, s_fit, s_val = _validation_split(
             X,
             y,
             classifier=classifier,
             validation_fraction=validation_fraction,
             random_state=random_state,
+            sample_weight=s,
         )
     else:
         X_fit, y_fit = X, y
     best = None
     for C in grid:
-        coef, intercept = _l2_coef(base, C, X_fit, y_fit)
-        score = _score(base, y_val, np.asarray(X_val @ coef).ravel() + intercept, classes)
+        coef, intercept = _l2_coef(base, C, X_fit, y_fit, s_fit)
+        decision = np.asarray(X_val @ coef).ravel() + intercept
+        score = _score(base, y_val, decision, classes, s_val)
         if best is None or score > best[0]:  # ties: the first C of the grid
             best = (score, C, coef)
     _, C, coef = best
     if refit:
-        coef = _l2_coef(base, C, X, y)[0]
+        coef = _l2_coef(base, C, X, y, s)[0]
     return np.asarray(coef, dtype=float), C
 
 
@@ -200,6 +212,7 @@ def hybrid_weights(
     y_val=None,
     validation_fraction=VALIDATION_FRACTION,
     random_state=None,
+    sample_weight=None,
 ):
     """Zou's hybrid weights ``W_j = |beta_j|^-gamma`` from the best L2 model (004 sec. 4).
 
@@ -236,6 +249,9 @@ def hybrid_weights(
         The share of the rows held out to choose C when no ``X_val`` is given.
     random_state : None, int or numpy.random.Generator, default=None
         Draws the validation split.
+    sample_weight : array-like of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's loss in the L2 models (default 1); the
+        held-out share is scored with its weights (given ``X_val`` is unweighted).
 
     Returns
     -------
@@ -278,6 +294,7 @@ def hybrid_weights(
         y_val=y_val,
         validation_fraction=validation_fraction,
         random_state=random_state,
+        sample_weight=sample_weight,
     )
     return _inverse_power_weights(coef, gamma)
 
@@ -302,6 +319,7 @@ def rs_weights(
     n_jobs=None,
     random_state=None,
     cap=None,
+    sample_weight=None,
 ):
     """Randomized-sampling (RS) weights, 004 Algorithm 1: ``W = 1 / V``.
 
@@ -351,6 +369,10 @@ def rs_weights(
     cap : float > 0, optional
         When given, ``W = min(1 / V, cap)``: a finite weight for features never
         selected (any cap >= K changes only those). Default: ``+inf``.
+    sample_weight : array-like of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's loss in each block's path (default 1); the
+        left-out examples are scored with their weights (given ``X_val`` is
+        unweighted). Samples of weight 0 are left out before the blocks are drawn.
 
     Returns
     -------
@@ -397,8 +419,12 @@ def rs_weights(
     _check_base(base)
     classifier = _is_classifier_base(base)
     X = check_X(X, name="X", min_samples=2)
+    y, classes = _check_targets(y, X.shape[0], classifier=classifier)
+    s = _optional_sample_weights(sample_weight, X.shape[0])
+    if s is not None and not np.all(s > 0):  # a sample of weight 0 counts for nothing
+        kept = np.flatnonzero(s > 0)
+        X, y, s = X[kept], y[kept], s[kept]
     n = X.shape[0]
-    y, classes = _check_targets(y, n, classifier=classifier)
     validation = None
     if X_val is not None or y_val is not None:
         validation = _check_validation(X_val, y_val, X.shape[1], classes)
@@ -422,7 +448,7 @@ def rs_weights(
         )
     if sp.issparse(X):
         X = X.tocsr()  # row slices
-    jobs = (delayed(_block_support)(base, X, y, block, validation) for block in blocks)
+    jobs = (delayed(_block_support)(base, X, y, s, block, validation) for block in blocks)
     results = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
     counts = np.zeros(X.shape[1])
     stopped = 0
@@ -504,8 +530,11 @@ def _draw_blocks(y, block_size, n_blocks, random_state):
     return blocks, redrawn
 
 
-def _block_support(base, X, y, block, validation):
+def _block_support(base, X, y, s, block, validation):
     """The features active at the best breakpoint of one block's path (004 Algorithm 1).
+
+    ``s``: the sample weights (None without them) of the block's path and of the
+    left-out examples' scores.
 
     Returns
     -------
@@ -513,32 +542,37 @@ def _block_support(base, X, y, block, validation):
     stopped : bool
         Whether the path stopped early (a PathWarning).
     """
+    part = None if s is None else s[block]
+    validation_weight = None
     if validation is None:
         left_out = np.ones(X.shape[0], dtype=bool)
         left_out[block] = False
         validation = (X[left_out], y[left_out])
+        validation_weight = None if s is None else s[left_out]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PathWarning)
-        path = _PATHS[base](X[block], y[block])
+        path = _PATHS[base](X[block], y[block], sample_weight=part)
     scoring = _r2 if base == "lasso" else _accuracy
-    coef, _ = path.at(path.select(*validation, scoring=scoring))
+    best = path.select(*validation, scoring=scoring, sample_weight=validation_weight)
+    coef, _ = path.at(best)
     return coef != 0, any(issubclass(w.category, PathWarning) for w in caught)
 
 
-def _accuracy(y_true, y_pred):
+def _accuracy(y_true, y_pred, *, sample_weight=None):
     """Accuracy, as ``sklearn.metrics.accuracy_score`` without its per-call checks."""
-    return float(np.mean(y_true == y_pred))
+    return float(np.average(y_true == y_pred, weights=sample_weight))
 
 
-def _r2(y_true, y_pred):
+def _r2(y_true, y_pred, *, sample_weight=None):
     """R^2, as ``sklearn.metrics.r2_score`` (1 for a perfect fit of constant targets,
     0 for an imperfect one) without its per-call checks."""
+    s = np.ones(y_true.shape[0]) if sample_weight is None else sample_weight
     residual = y_true - y_pred
-    spread = y_true - y_true.mean()
-    total = spread @ spread
+    spread = y_true - np.average(y_true, weights=s)
+    total = s @ (spread * spread)
     if total == 0:
-        return 1.0 if residual @ residual == 0 else 0.0
-    return float(1.0 - residual @ residual / total)
+        return 1.0 if s @ (residual * residual) == 0 else 0.0
+    return float(1.0 - s @ (residual * residual) / total)
 
 
 def _check_positive(value, name):

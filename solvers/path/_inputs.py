@@ -30,7 +30,7 @@ from sparsify.utils import check_X, column_norms, signed_labels
 
 from .._columns import centre_offset_columns
 from .._penalty import check_penalty_weights
-from ..certificates import _sample_weights
+from ..certificates import _optional_sample_weights
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def check_path_inputs(
     X = check_X(X, name="X", min_samples=2)
     n, d = X.shape
     y = _check_target(y, n, classifier=classifier)
-    s = None if sample_weight is None else _sample_weights(sample_weight, n)
+    s = _optional_sample_weights(sample_weight, n)
     if s is not None and not np.all(s > 0):  # a sample of weight 0 counts for nothing
         kept = np.flatnonzero(s > 0)
         X, y, s = X[kept], y[kept], s[kept]

@@ -283,7 +283,7 @@ class Path:
             return _LinearRegressorAt(coef, intercept)
         return _LinearClassifierAt(coef, intercept, self._classes)
 
-    def select(self, X_val, y_val, scoring=None):
+    def select(self, X_val, y_val, scoring=None, sample_weight=None):
         """The breakpoint lam that scores best on validation data.
 
         Parameters
@@ -296,6 +296,8 @@ class Path:
             Higher is better; as in `scores`: None (accuracy for classifiers, R^2
             for the lasso), a scikit-learn scorer name, a scorer
             ``scoring(estimator, X, y)`` or a metric ``scoring(y_true, y_pred)``.
+        sample_weight : array-like of shape (n_samples,), optional
+            Weights of the validation samples, as in `scores`.
 
         Returns
         -------
@@ -315,7 +317,7 @@ class Path:
         solvers.L1SVMCV : The same for the 1-norm SVM.
         solvers.SVM2CV : The same for SVM2.
         """
-        scores = self.scores(X_val, y_val, scoring=scoring)
+        scores = self.scores(X_val, y_val, scoring=scoring, sample_weight=sample_weight)
         return float(self.lams[best_index(scores)])
 
     def plot(self, ax=None, *, x="lam", breakpoints=True, feature_names=None, **line_kwargs):

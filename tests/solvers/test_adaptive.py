@@ -4,12 +4,13 @@ compose, lam chosen on the exact path, streams (004 sec. 4.2), bad input."""
 import numpy as np
 import pytest
 from sklearn.base import clone
+from sklearn.linear_model import Ridge
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from solvers import L1SVM, SVM2, HybridSVM, RSWeightedLasso, RSWeightedSVM, WeightedLasso
 from solvers.path import svm2_path
-from solvers.weights import rs_weights
+from solvers.weights import hybrid_weights, rs_weights
 
 # The 1-norm SVM variants share every line with these but the inner model (whose own
 # checks run in test_estimators.py) and are slower: their paths solve LPs.
@@ -174,3 +175,67 @@ def test_rs_svm_with_defaults_passes_the_checks_that_exclude_every_feature(check
     from sklearn.utils import estimator_checks
 
     getattr(estimator_checks, check)("RSWeightedSVM", RSWeightedSVM(random_state=0))
+
+
+# ---- sample weights: integer weights are repeated rows where no row is drawn at random ------
+
+
+def _repeated(X, y, counts):
+    return np.repeat(X, counts, axis=0), np.repeat(y, counts)
+
+
+def test_hybrid_weights_with_sample_weight_are_sklearns_weighted_ridge():
+    """base="lasso" with one C: ``W = 1 / |b|`` of ``Ridge(alpha=1 / (2 C))`` fitted with the
+    same sample weights (scikit-learn's weighted ridge, an independent solver)."""
+    X, y = _data(n=50, d=5)
+    s = np.random.default_rng(1).uniform(0.1, 4.0, 50)
+    weights = hybrid_weights(X, y, base="lasso", C_grid=(2.0,), sample_weight=s)
+    peer = Ridge(alpha=0.25).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(weights, 1 / np.abs(peer.coef_), rtol=1e-8)
+
+
+@pytest.mark.parametrize("base", ["l1", "svm2"])
+def test_hybrid_svm_with_integer_weights_is_the_fit_on_repeated_rows(base):
+    """One C and given validation data: nothing is drawn over rows, so counts are rows."""
+    X, score = _data(n=60, d=6, random_state=2)
+    y = _labels(score)
+    counts = np.random.default_rng(2).integers(1, 4, 60)
+    settings = {"base": base, "C_grid": (1.0,)}
+    weighted = HybridSVM(**settings).fit(X, y, X[:40], y[:40], sample_weight=counts)
+    repeated = HybridSVM(**settings).fit(*_repeated(X, y, counts), X[:40], y[:40])
+    np.testing.assert_allclose(weighted.weights_, repeated.weights_, rtol=1e-5)
+    assert weighted.lam_ == pytest.approx(repeated.lam_, rel=1e-5)
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-4, atol=1e-6)
+    assert weighted.certificate_.holds
+
+
+@pytest.mark.parametrize("base", ["l1", "svm2", "lasso"])
+def test_rs_weights_with_integer_weights_are_repeated_rows(base):
+    """One block of every row (block_size = n) and given validation data: the block's
+    weighted path is the repeated rows' path."""
+    X, score = _data(n=40, d=6, random_state=4)
+    y = score if base == "lasso" else _labels(score)
+    X_val, score_val = _data(n=30, d=6, random_state=5)
+    y_val = score_val if base == "lasso" else _labels(score_val)
+    counts = np.random.default_rng(4).integers(1, 4, 40)
+    weighted = rs_weights(X, y, base=base, block_size=40, n_blocks=1, X_val=X_val,
+                          y_val=y_val, sample_weight=counts)  # fmt: skip
+    X_rep, y_rep = _repeated(X, y, counts)
+    repeated = rs_weights(X_rep, y_rep, base=base, block_size=counts.sum(), n_blocks=1,
+                          X_val=X_val, y_val=y_val)  # fmt: skip
+    np.testing.assert_array_equal(weighted, repeated)
+
+
+@pytest.mark.parametrize("Est", [RSWeightedSVM, RSWeightedLasso])
+def test_rs_estimators_fit_the_weighted_model_with_the_sample_weights(Est):
+    """The final model is the base model with ``weights_`` and the sample weights, and its
+    certificate is the weighted problem's."""
+    X, score = _data(n=60, d=6, random_state=6)
+    y = score if Est is RSWeightedLasso else _labels(score)
+    s = np.random.default_rng(6).uniform(0.1, 3.0, 60)
+    model = Est(lam=2.0, n_blocks=4, random_state=0).fit(X, y, sample_weight=s)
+    reference = clone(model.estimator_).fit(X, y, sample_weight=s)
+    assert model.certificate_.holds
+    np.testing.assert_allclose(model.objective_, reference.objective_, rtol=1e-9)
+    unweighted = clone(model.estimator_).fit(X, y)
+    assert abs(unweighted.objective_ - model.objective_) > 1e-3 * model.objective_

@@ -385,3 +385,21 @@ def test_svm_on_duplicated_rows_with_weights_over_six_decades(seed):
         hinge = np.maximum(0.0, 1.0 - y * (X @ w + fit.intercept_[0]))
         primal = 0.5 * w @ w + s @ hinge
         assert primal == pytest.approx(reference.value, rel=1e-6)
+
+
+def test_every_estimator_of_solvers_takes_sample_weight():
+    """docs/solvers.md: "every estimator's fit(X, y, sample_weight=None)"."""
+    import inspect
+
+    import solvers
+
+    estimators = [
+        getattr(solvers, name)
+        for name in solvers.__all__
+        if inspect.isclass(getattr(solvers, name)) and hasattr(getattr(solvers, name), "fit")
+    ]
+    assert len(estimators) >= 15
+    for cls in estimators:
+        if cls.__name__ == "SupportVectorSelector":  # a selector: fit(X, y) picks features
+            continue
+        assert "sample_weight" in inspect.signature(cls.fit).parameters, cls.__name__
