@@ -92,11 +92,12 @@ def cvxpy_attempt(problem, name, options):
             problem.solve(solver=name, **kwargs)
     except Exception as exc:  # noqa: BLE001 - any failure of one backend moves the chain on
         return Outcome("error", first_line(exc))
-    timings = {
+    record = {
         "compile_time": problem.compilation_time,
         "solve_time": problem.solver_stats.solve_time,
+        "iterations": problem.solver_stats.num_iters,
     }
-    return Outcome(problem.status, timings=timings)
+    return Outcome(problem.status, record=record)
 
 
 #: Seconds each backend of a chain may run before the chain moves on (settable per

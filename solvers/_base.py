@@ -28,11 +28,14 @@ of positive weight) re-solves the compiled problem.
 """
 
 import hashlib
-from numbers import Real
+import warnings
+from dataclasses import replace
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -42,9 +45,24 @@ from sparsify.utils import signed_labels
 
 from ._chain import Outcome, run_chain
 from ._planner import ProblemStats, plan
+from ._registry import backend
+from .certificates import GAP_TOLERANCE
+from .exceptions import SolverError
 
 #: Parameter constraints shared by every estimator: a backend name or a list, and options.
 BACKEND_CONSTRAINTS = {"solver": [None, str, list, tuple], "solver_options": [None, dict]}
+#: The controls scikit-learn users know: the certificate's tolerance, an iteration cap,
+#: progress and warm starts (:meth:`LinearModel._solve_planned`).
+CONTROL_CONSTRAINTS = {
+    "tol": [None, Interval(Real, 0, 1, closed="neither")],
+    "max_iter": [None, Interval(Integral, 1, None, closed="left")],
+    "verbose": ["verbose"],
+    "warm_start": ["boolean"],
+}
+#: The controls an estimator that fits another (the CV, hybrid and RS estimators)
+#: passes to its final fit; no warm start: that fit runs once per ``fit``.
+FINAL_FIT_CONTROLS = ("tol", "max_iter", "verbose")
+
 POSITIVE = Interval(Real, 0, None, closed="neither")
 NONNEGATIVE = Interval(Real, 0, None, closed="left")
 
@@ -58,6 +76,7 @@ _PER_SAMPLE = ("alpha_", "dual_coef_")
 _PER_PROBLEM = (
     "certificate_",
     "dual_gap_",
+    "n_iter_",
     "backend_",
     "solve_attempts_",
     "problem_",
@@ -125,13 +144,70 @@ class LinearModel(BaseEstimator):
         """
         name = type(self).__name__
         self._plan_stats = stats  # what the planner saw (benchmarks/planner.py reads it)
-        steps = plan(stats, self.solver, self.solver_options, estimator=name)
+        steps = self._controlled(plan(stats, self.solver, self.solver_options, estimator=name))
         self.__dict__.pop("problem_", None)
-        self.backend_, self.solve_attempts_ = run_chain(
-            steps, attempt, certify, what=f"{name} problem", hint=hint
-        )
+        verbose = getattr(self, "verbose", 0)
+        if verbose:
+            print(f"{name}: planned {', '.join(step.backend for step in steps)}")
+        try:
+            self.backend_, self.solve_attempts_ = run_chain(
+                steps, attempt, certify, what=f"{name} problem", hint=hint,
+                tolerance=getattr(self, "tol", None),
+                report=_print_attempt(name) if verbose else None,
+            )  # fmt: skip
+        except SolverError as error:
+            stopped = _stopped_at(error.attempts, getattr(self, "max_iter", None))
+            if stopped is None:
+                raise
+            self._keep_last_answer(error.attempts, stopped, certify)
+            return
         self.certificate_ = self.solve_attempts_[-1]["certificate"]
         self.dual_gap_ = self.certificate_.relative_gap
+        self.n_iter_ = _iterations(self.solve_attempts_[-1])
+
+    def _with_tolerance(self, certificate):
+        """``certificate`` judged at the estimator's ``tol`` (when given)."""
+        tol = getattr(self, "tol", None)
+        return certificate if tol is None else replace(certificate, tolerance=tol)
+
+    def _controlled(self, steps):
+        """The steps with ``tol``, ``max_iter`` and ``verbose`` set in each backend's
+        options (an option the user named in ``solver_options`` wins)."""
+        tol, max_iter = getattr(self, "tol", None), getattr(self, "max_iter", None)
+        verbose = getattr(self, "verbose", 0)
+        controlled = []
+        for step in steps:
+            if step.skip:  # not installed: not run
+                controlled.append(step)
+                continue
+            declared, options = backend(step.backend), dict(step.options)
+            if max_iter is not None and declared.iterations:
+                options.setdefault(declared.iterations, max_iter)
+            if tol is not None and declared.tolerance:
+                default = declared.options[declared.tolerance].default
+                options.setdefault(declared.tolerance, tol * default / GAP_TOLERANCE)
+            if verbose >= 2 and declared.cvxpy:
+                options.setdefault("verbose", True)
+            controlled.append(replace(step, options=options))
+        return controlled
+
+    def _keep_last_answer(self, attempts, stopped, certify):
+        """After ``max_iter`` stopped the library's backend (``stopped``, its record) and
+        no other certified an answer: its answer, its (failing) certificate, and a
+        ConvergenceWarning."""
+        self.solve_attempts_ = attempts
+        self.backend_ = stopped["backend"]
+        self.n_iter_ = _iterations(stopped)
+        self.certificate_ = self._with_tolerance(certify())
+        self.dual_gap_ = self.certificate_.relative_gap
+        warnings.warn(
+            f"{type(self).__name__} stopped at max_iter={self.max_iter} without a certified "
+            f"optimum (relative duality gap {self.dual_gap_:.2e}, tolerance "
+            f"{self.certificate_.tolerance:.0e}); the last answer is kept. Raise max_iter, "
+            "or leave it None for the backends' own caps.",
+            ConvergenceWarning,
+            stacklevel=4,
+        )
 
     def _stats(self, X, hardness, *, warm=False):
         """The planner's view of the problem on X."""
@@ -178,12 +254,18 @@ class LinearModel(BaseEstimator):
         return outcome
 
     def _warm_state(self, backend, key):
-        """What backend ``backend`` kept of its last answer on data with signature ``key``."""
+        """What backend ``backend`` kept of its last answer on data with signature ``key``
+        (None with ``warm_start=False``)."""
+        if not getattr(self, "warm_start", True):
+            return None
         kept = self.__dict__.get("_warm_states", {}).get(backend)
         return kept[1] if kept is not None and kept[0] == key else None
 
     def _has_warm_state(self, key):
-        """Whether some backend kept an answer on data with signature ``key``."""
+        """Whether some backend kept an answer on data with signature ``key`` (that a
+        warm start may use)."""
+        if not getattr(self, "warm_start", True):
+            return False
         states = self.__dict__.get("_warm_states", {}).values()
         return any(kept[0] == key for kept in states)
 
@@ -286,9 +368,46 @@ class LinearModel(BaseEstimator):
         return tags
 
 
-def optimal(message=""):
-    """The outcome of one of the library's own backends that returned its answer."""
-    return Outcome("optimal", message)
+def optimal(message="", iterations=1):
+    """The outcome of one of the library's own backends that returned its answer after
+    ``iterations`` (1 for a closed form)."""
+    return Outcome("optimal", message, record={"iterations": iterations})
+
+
+def _stopped_at(attempts, max_iter):
+    """The last attempt of the library's own backends that ran ``max_iter`` iterations
+    (None without ``max_iter``, or when none did)."""
+    if max_iter is None:
+        return None
+    return next(
+        (
+            a
+            for a in reversed(attempts)
+            if not backend(a["backend"]).cvxpy and a.get("iterations", 0) >= max_iter
+        ),
+        None,
+    )
+
+
+def _iterations(record):
+    """``n_iter_``: the iterations of the attempt that answered, as it counts them (at
+    least 1; a CVXPY solver that reports none counts 1)."""
+    return max(1, int(record.get("iterations") or 1))
+
+
+def _print_attempt(name):
+    """``report(record)`` for :func:`solvers._chain.run_chain`: one line per attempt."""
+
+    def report(record):
+        certificate = record.get("certificate")
+        gap = "" if certificate is None else f", relative gap {certificate.relative_gap:.2e}"
+        verdict = "" if certificate is None else (
+            " (certified)" if certificate.holds else " (not certified)"
+        )
+        seconds = record.get("wall_time", float("nan"))
+        print(f"{name}: {record['backend']} {record['status']} in {seconds:.3g} s{gap}{verdict}")
+
+    return report
 
 
 def own_options(options):
@@ -397,7 +516,8 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
     def _gather(self, estimators):
         """Each per-problem attribute of the K binary fits, in class order.
 
-        Numbers (``dual_gap_``, ``objective_``, ``margin_``) become arrays of shape (K,),
+        Numbers (``dual_gap_``, ``n_iter_``, ``objective_``, ``margin_``) become arrays of
+        shape (K,),
         per-sample arrays (``alpha_``, ``dual_coef_``) arrays of shape (K, n_samples),
         the others (``certificate_``, ``backend_``, ``support_``, ``solve_attempts_``,
         ``problem_``) lists of length K. A property of the class (RLSC's
@@ -412,6 +532,8 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
             values = [est.__dict__[name] for est in estimators]
             if name in _PER_SAMPLE:
                 values = np.vstack(values)
+            elif all(isinstance(v, Integral) for v in values):
+                values = np.array(values, dtype=int)
             elif all(isinstance(v, Real) for v in values):
                 values = np.array(values, dtype=float)
             setattr(self, name, values)

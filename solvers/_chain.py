@@ -11,7 +11,7 @@ attempt has failed, :class:`solvers.SolverError` lists them all and what to try.
 """
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .exceptions import SolverError
 
@@ -32,8 +32,10 @@ class Outcome:
         The backend's explanation, if any.
     point : object, optional
         The last point of a backend that stopped short, for the next one's warm start.
-    timings : dict
-        Extra entries for the attempt's record (CVXPY's compile and solve times).
+    record : dict
+        Extra entries for the attempt's record: ``iterations`` (what the backend
+        counts: epochs, CG iterations, path breakpoints, LP rounds, the CVXPY solver's
+        iterations), CVXPY's ``compile_time`` and ``solve_time``.
     certificate : solvers.certificates.Certificate, optional
         The certificate the backend computed with :mod:`solvers.certificates` on the
         fitted attributes (the chain then takes it instead of computing it again), or
@@ -43,7 +45,7 @@ class Outcome:
     status: str
     message: str = ""
     point: object = None
-    timings: dict = field(default_factory=dict)
+    record: dict = field(default_factory=dict)
     certificate: object = None
 
 
@@ -53,7 +55,7 @@ def first_line(exc):
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def run_chain(steps, attempt, certify, *, what, hint=""):
+def run_chain(steps, attempt, certify, *, what, hint="", tolerance=None, report=None):
     """Run the steps in order until one is optimal and certified.
 
     Parameters
@@ -69,6 +71,10 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
         The problem, for the error message (e.g. ``"SVM2 problem"``).
     hint : str, optional
         What else to try, appended to the error message.
+    tolerance : float, optional
+        The certificates' tolerance (the estimator's ``tol``; default theirs).
+    report : callable, optional
+        ``report(record)`` after each attempt (the estimator's ``verbose``).
 
     Returns
     -------
@@ -87,6 +93,17 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
         No attempt succeeded; the message lists every attempt.
     """
     attempts, warm, source = [], None, None
+
+    def retoleranced(certificate):
+        if tolerance is None or certificate is None:
+            return certificate
+        return replace(certificate, tolerance=tolerance)
+
+    def finish(record, start):
+        record["wall_time"] = time.perf_counter() - start
+        if report is not None:
+            report(record)
+
     for step in steps:
         if step.skip:
             attempts.append(
@@ -105,10 +122,10 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
             "status": outcome.status,
             "message": outcome.message,
             "reason": step.reason,
-            **outcome.timings,
+            **outcome.record,
         }
         if outcome.certificate is not None:
-            record["certificate"] = outcome.certificate
+            record["certificate"] = retoleranced(outcome.certificate)
         if handed is not None:
             record["warm_start"] = source
         attempts.append(record)
@@ -116,16 +133,16 @@ def run_chain(steps, attempt, certify, *, what, hint=""):
             warm, source = outcome.point, step.backend
         if outcome.status == "optimal":
             try:
-                certificate = outcome.certificate or certify()
+                certificate = retoleranced(outcome.certificate or certify())
             except (ArithmeticError, ValueError, TypeError) as exc:  # no value read back
                 record["message"] = f"no certificate: {first_line(exc)}"
             else:
                 record["certificate"] = certificate
                 if certificate.holds:
-                    record["wall_time"] = time.perf_counter() - start
+                    finish(record, start)
                     return step.backend, attempts
                 record["message"] = "; ".join(filter(None, (outcome.message, str(certificate))))
-        record["wall_time"] = time.perf_counter() - start
+        finish(record, start)
     raise SolverError(_failure_message(attempts, what, hint), attempts)
 
 

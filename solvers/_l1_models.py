@@ -25,7 +25,15 @@ import scipy.sparse as sp
 
 from sparsify.utils import column_norms
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, fingerprint, optimal, own_options, signature
+from ._base import (
+    BACKEND_CONSTRAINTS,
+    CONTROL_CONSTRAINTS,
+    POSITIVE,
+    fingerprint,
+    optimal,
+    own_options,
+    signature,
+)
 from ._chain import Outcome
 from ._columns import centre_offset_columns
 from ._losses import SQUARES
@@ -73,15 +81,31 @@ class WeightedL1Penalty(SampleWorkingSet):
         "lam": [POSITIVE],
         "weights": ["array-like", None],
         **BACKEND_CONSTRAINTS,
+        **CONTROL_CONSTRAINTS,
     }
     _dpp_params = ("lam", "weights")
     _CLOSED_FORM_ZERO = False
 
-    def __init__(self, lam=1.0, *, weights=None, solver=None, solver_options=None):
+    def __init__(
+        self,
+        lam=1.0,
+        *,
+        weights=None,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
+    ):
         self.lam = lam
         self.weights = weights
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
 
     def _penalty_weights(self, X, y):
         """The weights of every feature of X (each >= 0 or +inf)."""
@@ -153,7 +177,7 @@ class WeightedL1Penalty(SampleWorkingSet):
         if not (self._CLOSED_FORM_ZERO and np.all(weights > 0)) or self.lam < self._zero_lam_max:
             return False
         self._set_solution(X, y, np.zeros(X.shape[1]), intercept)
-        certificate = self._certificate(X, y)
+        certificate = self._with_tolerance(self._certificate(X, y))
         if not certificate.holds:
             return False
         self.backend_ = "closed_form"
@@ -162,6 +186,7 @@ class WeightedL1Penalty(SampleWorkingSet):
              "reason": "every coefficient is 0 at lam >= lam_max", "certificate": certificate}
         ]
         self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
+        self.n_iter_ = 1
         self.__dict__.pop("problem_", None)
         return True
 
@@ -191,9 +216,13 @@ class WeightedL1Penalty(SampleWorkingSet):
         stopped = [w for w in caught if issubclass(w.category, PathWarning)]
         if stopped:
             last = path.lams[-1]
-            return Outcome("max_iter", str(stopped[0].message), point=path.at(last))
+            self._set_solution(X, y, *path.at(last))  # kept if no backend does better
+            return Outcome(
+                "max_iter", str(stopped[0].message), point=path.at(last),
+                record={"iterations": path.n_steps},
+            )  # fmt: skip
         self._set_solution(X, y, *path.at(self.lam))
-        return optimal()
+        return optimal(iterations=path.n_steps)
 
     def _run_coordinate_descent(self, X, y, options, warm):
         """Coordinate descent on working sets of features with Anderson acceleration
@@ -220,9 +249,11 @@ class WeightedL1Penalty(SampleWorkingSet):
                 "max_iter",
                 f"not converged in {result.iterations} rounds (relative duality gap "
                 f"{result.relative_gap:.2e})",
+                record={"iterations": result.iterations},
             )
         self._polish_if_cheap(X, y, X.shape[0], np.count_nonzero(result.coef))
-        return optimal("" if result.converged else f"not converged in {result.iterations} rounds")
+        message = "" if result.converged else f"not converged in {result.iterations} rounds"
+        return optimal(message, iterations=result.iterations)
 
     def _run_column_generation(self, X, y, options, warm):
         """HiGHS's dual simplex on a working set of features
@@ -248,7 +279,7 @@ class WeightedL1Penalty(SampleWorkingSet):
         # result.certificate is _certificate's (l1_svm_certificate with alpha_); one that
         # fails goes through _certify, which polishes.
         held = result.certificate if result.certificate.holds else None
-        return Outcome("optimal", message, certificate=held)
+        return Outcome("optimal", message, certificate=held, record={"iterations": result.rounds})
 
     # -- CVXPY's backends -------------------------------------------------------
 

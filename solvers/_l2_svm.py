@@ -183,10 +183,12 @@ class TwoNormSVM(SampleWorkingSet):
                 "max_iter",
                 f"not converged in {result.epochs} epochs (relative duality gap "
                 f"{result.relative_gap:.2e})",
+                record={"iterations": result.epochs},
             )
         free = np.count_nonzero((result.alpha > 0) & (result.alpha < self.C * s))
         self._polish_if_cheap(X, y, X.shape[1], free)
-        return optimal("" if result.converged else f"not converged in {result.epochs} epochs")
+        message = "" if result.converged else f"not converged in {result.epochs} epochs"
+        return optimal(message, iterations=result.epochs)
 
     def _run_newton(self, X, y, options, warm):
         """The finite Newton method for the squared hinge (:mod:`solvers._newton`)."""

@@ -106,6 +106,11 @@ class Backend:
         :func:`_cvxpy_settings`).
     cvxpy : bool
         Whether it is a CVXPY solver (it solves the estimator's formulation).
+    iterations : str or None
+        The option an estimator's ``max_iter`` sets (its iteration cap), if any.
+    tolerance : str or None
+        The option an estimator's ``tol`` sets (its stopping tolerance, scaled as its
+        default is to the certificate's), if any.
     """
 
     name: str
@@ -114,6 +119,8 @@ class Backend:
     warm_start: bool = False
     options: dict = field(default=None, hash=False)
     cvxpy: bool = False
+    iterations: str = None
+    tolerance: str = None
 
     def option_names(self):
         """The names of the options it takes (None: not known, CVXPY passes them on)."""
@@ -138,6 +145,8 @@ _OWN = (
             "tol": Option(1e-7, "relative duality gap at which it stops"),
             "max_epochs": Option(1000, "passes over the samples"),
         },
+        iterations="max_epochs",
+        tolerance="tol",
     ),
     Backend(
         "NEWTON",
@@ -155,12 +164,15 @@ _OWN = (
             "max_iter": Option(50, "working sets solved at most"),
             "max_epochs": Option(10000, "epochs of coordinate descent on one working set"),
         },
+        iterations="max_iter",
+        tolerance="tol",
     ),
     Backend(
         "HOMOTOPY",
         _L1_MODELS,
         "the exact piecewise-linear regularization path, run down to lam",
         options={"max_steps": Option(None, "breakpoints before the path stops")},
+        iterations="max_steps",
     ),
     Backend(
         "COLUMN_GENERATION",
@@ -168,6 +180,7 @@ _OWN = (
         "HiGHS's dual simplex on a working set of features, priced out until optimal",
         warm_start=True,
         options={"max_rounds": Option(50, "restricted LPs solved at most")},
+        iterations="max_rounds",
     ),
     Backend(
         "SVD",
@@ -184,8 +197,20 @@ _OWN = (
             "tol": Option(5e-7, "relative duality gap at which it stops"),
             "max_iter": Option(1000, "conjugate-gradient iterations at most"),
         },
+        iterations="max_iter",
+        tolerance="tol",
     ),
 )
+
+
+#: The iteration cap of each CVXPY backend, as CVXPY passes it on (HiGHS's is not an
+#: iteration count: it is left alone).
+_CVXPY_ITERATIONS = {
+    "CLARABEL": "max_iter",
+    "ECOS": "max_iters",
+    "OSQP": "max_iter",
+    "SCS": "max_iters",
+}
 
 
 def _cvxpy_models(problem_classes):
@@ -204,6 +229,7 @@ def _registry():
             _cvxpy_models(classes),
             "CVXPY backend (" + ", ".join(classes) + ")",
             cvxpy=True,
+            iterations=_CVXPY_ITERATIONS.get(name),
         )
     return backends
 

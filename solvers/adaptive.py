@@ -30,6 +30,8 @@ from sparsify._public_names import PublicNames
 
 from ._base import (
     BACKEND_CONSTRAINTS,
+    CONTROL_CONSTRAINTS,
+    FINAL_FIT_CONTROLS,
     POSITIVE,
     _sample_weights,
     linear_scores,
@@ -56,7 +58,9 @@ _ACCEPT_SPARSE = ["csr", "csc"]
 _RANDOM_STATE = [None, Interval(Integral, 0, None, closed="left"), np.random.Generator]
 
 #: Fitted attributes copied from the inner estimator.
-_COPIED = ("coef_", "intercept_", "objective_", "certificate_", "dual_gap_", "backend_")
+_COPIED = (
+    "coef_", "intercept_", "objective_", "certificate_", "dual_gap_", "backend_", "n_iter_"
+)  # fmt: skip
 
 
 class _AdaptiveL1(BaseEstimator):
@@ -112,7 +116,10 @@ class _AdaptiveL1(BaseEstimator):
         """
         self.weights_ = weights
         model = MODELS[self._base()](
-            weights=weights, solver=self.solver, solver_options=self.solver_options
+            weights=weights,
+            solver=self.solver,
+            solver_options=self.solver_options,
+            **{name: getattr(self, name) for name in FINAL_FIT_CONTROLS},
         )
         lam = self.lam
         if lam is None:
@@ -356,6 +363,12 @@ class HybridSVM(_BinaryClassifier):
         None for its default chain.
     solver_options : dict, optional
         Passed to the weighted model.
+    tol : float in (0, 1), optional
+        Passed to the final fit (its certificate's relative gap; default 1e-6).
+    max_iter : int >= 1, optional
+        Passed to the final fit (iterations at most of its backends).
+    verbose : int, default=0
+        Passed to the final fit (1: its planned chain and attempts).
 
     Attributes
     ----------
@@ -377,6 +390,8 @@ class HybridSVM(_BinaryClassifier):
         That of ``estimator_``: the optimality certificate of the weighted model.
     dual_gap_ : float
         That of ``estimator_``: the certificate's relative gap.
+    n_iter_ : int
+        That of ``estimator_``.
     backend_ : str
         That of ``estimator_``: the backend that solved the weighted model.
     classes_ : ndarray of shape (2,)
@@ -412,6 +427,7 @@ class HybridSVM(_BinaryClassifier):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "random_state": _RANDOM_STATE,
         **BACKEND_CONSTRAINTS,
+        **{name: CONTROL_CONSTRAINTS[name] for name in FINAL_FIT_CONTROLS},
     }
 
     def __init__(
@@ -425,6 +441,9 @@ class HybridSVM(_BinaryClassifier):
         random_state=None,
         solver=None,
         solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
     ):
         self.base = base
         self.gamma = gamma
@@ -434,6 +453,9 @@ class HybridSVM(_BinaryClassifier):
         self.random_state = random_state
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
 
     def _base(self):
         return self.base
@@ -520,6 +542,12 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
         None for its default chain.
     solver_options : dict, optional
         Passed to the weighted model.
+    tol : float in (0, 1), optional
+        Passed to the final fit (its certificate's relative gap; default 1e-6).
+    max_iter : int >= 1, optional
+        Passed to the final fit (iterations at most of its backends).
+    verbose : int, default=0
+        Passed to the final fit (1: its planned chain and attempts).
 
     Attributes
     ----------
@@ -539,6 +567,8 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
         As in :class:`HybridSVM`.
     dual_gap_ : float
         As in :class:`HybridSVM`.
+    n_iter_ : int
+        That of ``estimator_``.
     backend_ : str
         As in :class:`HybridSVM`.
     classes_ : ndarray of shape (2,)
@@ -580,6 +610,7 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
         "n_jobs": [None, Integral],
         "random_state": _RANDOM_STATE,
         **BACKEND_CONSTRAINTS,
+        **{name: CONTROL_CONSTRAINTS[name] for name in FINAL_FIT_CONTROLS},
     }
 
     def __init__(
@@ -595,6 +626,9 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
         random_state=None,
         solver=None,
         solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
     ):
         self.base = base
         self.block_size = block_size
@@ -606,6 +640,9 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
         self.random_state = random_state
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
 
     def _base(self):
         return self.base
@@ -678,6 +715,12 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
         Passed to :class:`solvers.WeightedLasso`; None for its default chain.
     solver_options : dict, optional
         Passed to :class:`solvers.WeightedLasso`.
+    tol : float in (0, 1), optional
+        Passed to the final fit (its certificate's relative gap; default 1e-6).
+    max_iter : int >= 1, optional
+        Passed to the final fit (iterations at most of its backends).
+    verbose : int, default=0
+        Passed to the final fit (1: its planned chain and attempts).
 
     Attributes
     ----------
@@ -697,6 +740,8 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
         That of ``estimator_``: the optimality certificate of the weighted lasso.
     dual_gap_ : float
         That of ``estimator_``: the certificate's relative gap.
+    n_iter_ : int
+        That of ``estimator_``.
     backend_ : str
         That of ``estimator_``: the backend that solved the weighted lasso.
 
@@ -738,6 +783,9 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
         random_state=None,
         solver=None,
         solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
     ):
         self.block_size = block_size
         self.n_blocks = n_blocks
@@ -748,6 +796,9 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
         self.random_state = random_state
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
 
     def _base(self):
         return "lasso"

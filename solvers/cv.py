@@ -53,7 +53,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from sparsify._public_names import PublicNames
 
-from ._base import BACKEND_CONSTRAINTS, BinaryLinearClassifier, LinearRegressor
+from ._base import (
+    BACKEND_CONSTRAINTS,
+    CONTROL_CONSTRAINTS,
+    FINAL_FIT_CONTROLS,
+    BinaryLinearClassifier,
+    LinearRegressor,
+)
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
 from .path._path import best_index
@@ -65,7 +71,7 @@ __all__ = ["WeightedLassoCV", "L1SVMCV", "SVM2CV"]
 #: breakpoint (mapping to the fold's scale and back rounds).
 _SNAP_RTOL = 1e-12
 #: The fitted attributes copied from the refitted estimator.
-_COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_")
+_COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_")
 
 
 class _PathCV(PublicNames):
@@ -85,6 +91,7 @@ class _PathCV(PublicNames):
         "lams": [Interval(Integral, 1, None, closed="left"), "array-like", None],
         "n_jobs": [Integral, None],
         **BACKEND_CONSTRAINTS,
+        **{name: CONTROL_CONSTRAINTS[name] for name in FINAL_FIT_CONTROLS},
     }
 
     def __init__(
@@ -99,6 +106,9 @@ class _PathCV(PublicNames):
         n_jobs=None,
         solver=None,
         solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
     ):
         self.weights = weights
         self.cv = cv
@@ -109,6 +119,9 @@ class _PathCV(PublicNames):
         self.n_jobs = n_jobs
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
 
     def fit(self, X, y, sample_weight=None):
         """Cross-validate lam on the folds' exact paths, then refit on all of X, y.
@@ -216,6 +229,7 @@ class _PathCV(PublicNames):
             weights=self.weights,
             solver=self.solver,
             solver_options=self.solver_options,
+            **{name: getattr(self, name) for name in FINAL_FIT_CONTROLS},
         ).fit(X, y, sample_weight=s)
         for name in _COPIED:
             setattr(self, name, getattr(self.estimator_, name))
@@ -377,6 +391,12 @@ _DOC_PARAMETERS = """
         the folds use the exact paths).
     solver_options : dict, optional
         The final fit's backend options, as in `{estimator}`.
+    tol : float in (0, 1), optional
+        Passed to the final fit (its certificate's relative gap; default 1e-6).
+    max_iter : int >= 1, optional
+        Passed to the final fit (iterations at most of its backends).
+    verbose : int, default=0
+        Passed to the final fit (1: its planned chain and attempts).
 
     Attributes
     ----------
@@ -412,7 +432,9 @@ _DOC_PARAMETERS = """
     certificate_ : solvers.certificates.Certificate
         That of ``estimator_``: its optimality certificate.
     dual_gap_ : float
-        That of ``estimator_``: the certificate's relative gap.{classes}
+        That of ``estimator_``: the certificate's relative gap.
+    n_iter_ : int
+        That of ``estimator_``.{classes}
 
     See Also
     --------

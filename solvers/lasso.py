@@ -7,7 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, POSITIVE, LinearRegressor
+from ._base import BACKEND_CONSTRAINTS, CONTROL_CONSTRAINTS, POSITIVE, LinearRegressor
 from ._l1_models import WeightedL1Penalty
 from ._losses import SQUARES
 from ._penalty import l1_value
@@ -64,6 +64,19 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         chain that takes it; an option no backend of the chain takes is a ValueError
         naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
         attempt.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -81,6 +94,10 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         The optimality certificate (:func:`solvers.certificates.lasso_certificate`).
     dual_gap_ : float
         The certificate's relative duality gap.
+    n_iter_ : int
+        Iterations of the backend that answered, as it counts them (epochs, CG
+        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
+        form).
 
     See Also
     --------
@@ -192,7 +209,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         # The norms from the Gram matrix are X's own only without sample weights.
         certificate = self._certificate(X, y, norms=factor.norms if s is None else None)
         self.objective_ = certificate.primal
-        certificate = self._certify(X, y, certificate)
+        certificate = self._with_tolerance(self._certify(X, y, certificate))
         if not certificate.holds:
             return super()._fit_kept(X, y, weights)
         self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
@@ -237,6 +254,19 @@ class AdaptiveLasso(WeightedLasso):
         As in :class:`WeightedLasso`.
     solver_options : dict, optional
         As in :class:`WeightedLasso`.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -256,6 +286,10 @@ class AdaptiveLasso(WeightedLasso):
         As in :class:`WeightedLasso`.
     dual_gap_ : float
         As in :class:`WeightedLasso`.
+    n_iter_ : int
+        Iterations of the backend that answered, as it counts them (epochs, CG
+        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
+        form).
 
     See Also
     --------
@@ -287,11 +321,23 @@ class AdaptiveLasso(WeightedLasso):
         "init": [StrOptions({"ols", "ridge"})],
         "init_lam": [Interval(Real, 0, None, closed="neither")],
         **BACKEND_CONSTRAINTS,
+        **CONTROL_CONSTRAINTS,
     }
     _dpp_params = ("lam", "gamma")
 
     def __init__(
-        self, lam=1.0, *, gamma=1.0, init="ols", init_lam=1.0, solver=None, solver_options=None
+        self,
+        lam=1.0,
+        *,
+        gamma=1.0,
+        init="ols",
+        init_lam=1.0,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
     ):
         self.lam = lam
         self.gamma = gamma
@@ -299,6 +345,10 @@ class AdaptiveLasso(WeightedLasso):
         self.init_lam = init_lam
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
 
     def _penalty_weights(self, X, y):
         lam = self.init_lam if self.init == "ridge" else 0.0

@@ -21,6 +21,7 @@ from sparsify.utils import column_norms, rank_tolerance
 from ._base import (
     BACKEND_CONSTRAINTS,
     CLASS_WEIGHT_CONSTRAINTS,
+    CONTROL_CONSTRAINTS,
     NONNEGATIVE,
     POSITIVE,
     BinaryLinearClassifier,
@@ -570,7 +571,10 @@ class _RidgeFit:
         self.coef_, self.dual_coef_, self.intercept_ = result.coef, result.dual_coef, 0.0
         # result.certificate is _certify's: ridge_certificate of (coef_, dual_coef_).
         message = "" if result.converged else f"not converged in {result.iterations}"
-        return Outcome("optimal", message, certificate=result.certificate)
+        return Outcome(
+            "optimal", message, certificate=result.certificate,
+            record={"iterations": result.iterations},
+        )  # fmt: skip
 
     def _run_closed_form(self, X, y):
         """:func:`ridge_closed_form` on the rows scaled by ``sqrt(s_i)``."""
@@ -654,6 +658,19 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
         chain that takes it; an option no backend of the chain takes is a ValueError
         naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
         attempt.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -668,6 +685,8 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
     backend_ : str or list of str
         The backend that answered (``"SVD"``, ``"CG"`` or a CVXPY backend);
         ``problem_`` is set only with a CVXPY backend.
+    n_iter_ : int or ndarray of shape (n_classes,)
+        CG iterations, or the CVXPY solver's; 1 for the closed form (one per class one-vs-rest).
     classes_ : ndarray of shape (n_classes,)
     estimators_ : list of RLSC
         With more than two classes: the binary fit of each class against the rest
@@ -704,6 +723,7 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
         "lam": [NONNEGATIVE],
         **CLASS_WEIGHT_CONSTRAINTS,
         **BACKEND_CONSTRAINTS,
+        **CONTROL_CONSTRAINTS,
     }
     _dpp_params = ("lam", "class_weight")
 
@@ -725,11 +745,26 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
             )
         }
 
-    def __init__(self, lam=1.0, *, class_weight=None, solver=None, solver_options=None):
+    def __init__(
+        self,
+        lam=1.0,
+        *,
+        class_weight=None,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
+    ):
         self.lam = lam
         self.class_weight = class_weight
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
 
     def _build_problem(self, X, y):
         return rlsc(X, y, sample_weight=self._sample_weight)
@@ -762,6 +797,19 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
         :func:`solvers.formulations.ridge`; None (default) for the planned chain.
     solver_options : dict, optional
         As in :class:`RLSC`.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -775,6 +823,8 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     backend_ : str
         The backend that answered (``"SVD"``, ``"CG"`` or a CVXPY backend);
         ``problem_`` is set only with a CVXPY backend.
+    n_iter_ : int
+        CG iterations, or the CVXPY solver's; 1 for the closed form.
 
     See Also
     --------
@@ -801,12 +851,26 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     True
     """
 
-    _parameter_constraints = {"lam": [POSITIVE], **BACKEND_CONSTRAINTS}
+    _parameter_constraints = {"lam": [POSITIVE], **BACKEND_CONSTRAINTS, **CONTROL_CONSTRAINTS}
 
-    def __init__(self, lam=1.0, *, solver=None, solver_options=None):
+    def __init__(
+        self,
+        lam=1.0,
+        *,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
+    ):
         self.lam = lam
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
 
     def _build_problem(self, X, y):
         form = "dual" if X.shape[1] > X.shape[0] else "primal"

@@ -26,6 +26,7 @@ from sparsify.utils import signed_labels
 from ._base import (
     BACKEND_CONSTRAINTS,
     CLASS_WEIGHT_CONSTRAINTS,
+    CONTROL_CONSTRAINTS,
     POSITIVE,
     BinaryLinearClassifier,
 )
@@ -79,6 +80,19 @@ class SVMDual(TwoNormSVM, BinaryLinearClassifier):
         chain that takes it; an option no backend of the chain takes is a ValueError
         naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
         attempt.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -100,6 +114,10 @@ class SVMDual(TwoNormSVM, BinaryLinearClassifier):
         The optimality certificate (:mod:`solvers.certificates`).
     dual_gap_ : float
         The certificate's relative duality gap.
+    n_iter_ : int
+        Iterations of the backend that answered, as it counts them (epochs, CG
+        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
+        form).
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     estimators_ : list of SVMDual
@@ -140,14 +158,30 @@ class SVMDual(TwoNormSVM, BinaryLinearClassifier):
         "C": [POSITIVE],
         **CLASS_WEIGHT_CONSTRAINTS,
         **BACKEND_CONSTRAINTS,
+        **CONTROL_CONSTRAINTS,
     }
     _dpp_params = ("C", "class_weight")
 
-    def __init__(self, C=1.0, *, class_weight=None, solver=None, solver_options=None):
+    def __init__(
+        self,
+        C=1.0,
+        *,
+        class_weight=None,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
+    ):
         self.C = C
         self.class_weight = class_weight
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
 
     def _build_problem(self, X, y):
         if self._column_scale is not None:
@@ -228,6 +262,19 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
         chain.
     solver_options : dict, optional
         As in :class:`SVMDual`.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -252,6 +299,10 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
         The optimality certificate.
     dual_gap_ : float or ndarray of shape (n_classes,)
         The certificate's relative duality gap.
+    n_iter_ : int or ndarray of shape (n_classes,)
+        Iterations of the backend that answered, as it counts them (epochs, CG
+        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
+        form) (one per class one-vs-rest).
     classes_ : ndarray of shape (n_classes,)
         The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
 
@@ -287,17 +338,32 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
         "loss": [StrOptions({"hinge", "squared_hinge"})],
         **CLASS_WEIGHT_CONSTRAINTS,
         **BACKEND_CONSTRAINTS,
+        **CONTROL_CONSTRAINTS,
     }
     _dpp_params = ("C", "class_weight")
 
     def __init__(
-        self, C=1.0, *, loss="hinge", class_weight=None, solver=None, solver_options=None
+        self,
+        C=1.0,
+        *,
+        loss="hinge",
+        class_weight=None,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
     ):
         self.C = C
         self.loss = loss
         self.class_weight = class_weight
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
 
     @property
     def _SQUARED(self):
@@ -373,13 +439,27 @@ class _WeightedL1SVM(PublicNames, WeightedL1Penalty, BinaryLinearClassifier):
     _dpp_params = ("lam", "weights", "class_weight")
 
     def __init__(
-        self, lam=1.0, *, weights=None, class_weight=None, solver=None, solver_options=None
+        self,
+        lam=1.0,
+        *,
+        weights=None,
+        class_weight=None,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
     ):
         self.lam = lam
         self.weights = weights
         self.class_weight = class_weight
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
 
     def _fit_pm(self, X, y):
         self._fit_penalised(X, y)
@@ -432,6 +512,19 @@ class L1SVM(_WeightedL1SVM):
         None (default) for the planned chain, as in :class:`SVMDual`.
     solver_options : dict, optional
         As in :class:`SVMDual`.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -453,6 +546,10 @@ class L1SVM(_WeightedL1SVM):
         The optimality certificate (:func:`solvers.certificates.l1_svm_certificate`).
     dual_gap_ : float or ndarray of shape (n_classes,)
         The certificate's relative duality gap.
+    n_iter_ : int or ndarray of shape (n_classes,)
+        Iterations of the backend that answered, as it counts them (epochs, CG
+        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
+        form) (one per class one-vs-rest).
     classes_ : ndarray of shape (n_classes,)
         The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
 
@@ -606,6 +703,19 @@ class SVM2(_WeightedL1SVM):
         for the planned chain, as in :class:`SVMDual`.
     solver_options : dict, optional
         As in :class:`SVMDual`.
+    tol : float in (0, 1), optional
+        The relative duality gap the certificate must reach (default 1e-6); the
+        library's iterative backends stop at it (docs/solvers.md, "Controls").
+    max_iter : int >= 1, optional
+        Iterations at most of whichever backend runs (epochs, CG iterations, path
+        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
+        stops short, the last answer is kept with a ``ConvergenceWarning``
+        (``certificate_.holds`` False). None: the backends' own caps.
+    verbose : int, default=0
+        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam or C); False: every
+        fit starts afresh.
 
     Attributes
     ----------
@@ -627,6 +737,10 @@ class SVM2(_WeightedL1SVM):
         The optimality certificate (:func:`solvers.certificates.svm2_certificate`).
     dual_gap_ : float or ndarray of shape (n_classes,)
         The certificate's relative duality gap.
+    n_iter_ : int or ndarray of shape (n_classes,)
+        Iterations of the backend that answered, as it counts them (epochs, CG
+        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
+        form) (one per class one-vs-rest).
     classes_ : ndarray of shape (n_classes,)
         The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
 

@@ -48,6 +48,14 @@ class Path:
         How the solution varies between breakpoints (see the module docstring).
     classes : ndarray of shape (2,), optional
         For classifier paths, the original labels mapped to -1 and +1.
+    n_steps : int, optional
+        The breakpoints the algorithm went through (default ``len(lams)``; more when
+        only the last ones are kept, ``return_path=False``).
+
+    Attributes
+    ----------
+    n_steps : int
+        As given.
 
     See Also
     --------
@@ -81,7 +89,9 @@ class Path:
     True
     """
 
-    def __init__(self, lams, coefs, intercepts, active_sets, *, interpolation, classes=None):
+    def __init__(
+        self, lams, coefs, intercepts, active_sets, *, interpolation, classes=None, n_steps=None
+    ):
         if interpolation not in _INTERPOLATIONS:
             raise ValueError(
                 f"interpolation must be one of {_INTERPOLATIONS}; got {interpolation!r}."
@@ -92,6 +102,7 @@ class Path:
         self.active_sets = [np.asarray(a, dtype=np.intp) for a in active_sets]
         self._interpolation = interpolation
         self._classes = None if classes is None else np.asarray(classes)
+        self.n_steps = len(self.lams) if n_steps is None else int(n_steps)
 
     def __len__(self):
         return self.lams.shape[0]

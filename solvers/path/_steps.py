@@ -69,6 +69,7 @@ class PathRecorder:
         self.interpolation = interpolation
         self.lam_tolerance = lam_tolerance
         self.lams, self.coefs, self.intercepts, self.active_sets = [], [], [], []
+        self.n_steps = 0  # breakpoints recorded, kept or not (return_path=False)
 
     def record(self, lam, coef, intercept, active):
         """Add the breakpoint at lam; ``coef`` (a new float array) is kept, not copied."""
@@ -80,6 +81,7 @@ class PathRecorder:
             self.discard()
         if not self.lams:
             self.lam_max = lam
+        self.n_steps += 1
         self.lams.append(lam)
         self.coefs.append(coef)
         self.intercepts.append(float(intercept))
@@ -110,4 +112,5 @@ class PathRecorder:
             self.active_sets,
             interpolation=self.interpolation,
             classes=self.problem.classes,
+            n_steps=self.n_steps,
         )

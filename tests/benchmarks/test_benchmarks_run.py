@@ -93,3 +93,15 @@ def test_paths_benchmark_on_small_data(capsys):
         paths.bench_path_vs_cvxpy("small", X, y, kind, 1, 2)
     out = capsys.readouterr().out
     assert np.all([k in out for k in ("lasso", "svm2", "l1_svm")])
+
+
+def test_warm_start_benchmark_quick(capsys):
+    """The sequence runs certified both ways; coordinate descent from the last answer
+    takes fewer iterations than from zero (iterations, not seconds, are asserted)."""
+    from benchmarks import warm_start
+
+    rows = warm_start.main(["--quick", "--repeats", "1", "--threads", "1"])
+    assert [r["estimator"] for r in rows] == ["WeightedLasso", "SVM2", "SVMDual", "RidgeRegression"]
+    assert "cold / warm" in capsys.readouterr().out
+    for row in rows[:2]:  # CD
+        assert row["warm_iter"] < row["cold_iter"], row
