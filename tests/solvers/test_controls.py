@@ -152,3 +152,28 @@ def test_wrappers_pass_the_controls_to_their_final_fit(text):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         assert hybrid.certificate_.holds
+
+
+@pytest.mark.parametrize(
+    "est", [SVMDual(), L2SVM(), L1SVM(), SVM2(), WeightedLasso(), AdaptiveLasso(), RLSC(),
+            RidgeRegression()],  # fmt: skip
+    ids=lambda e: type(e).__name__,
+)
+def test_one_name_per_road(est, text):
+    """``backend_`` is the name the answering attempt has in ``solve_attempts_``, a name
+    ``solver=`` accepts; that name as ``solver`` gives the same answer, and None is the
+    default."""
+    from solvers import available_backends
+
+    X, y, t = text
+    target = t if type(est).__name__ in ("WeightedLasso", "AdaptiveLasso", "RidgeRegression") else y
+    X, target = X[:150, :400], target[:150]
+    default = clone(est).fit(X, target)
+    answered = [a for a in default.solve_attempts_ if a["status"] == "optimal"][-1]
+    assert default.backend_ == answered["backend"]
+    if default.backend_ != "closed_form":  # lam above lam_max: no backend ran
+        assert default.backend_ in available_backends(est)
+        named = clone(est).set_params(solver=default.backend_).fit(X, target)
+        assert named.backend_ == default.backend_
+        np.testing.assert_allclose(named.coef_, default.coef_, rtol=1e-6, atol=1e-9)
+    assert clone(est).set_params(solver=None).fit(X, target).backend_ == default.backend_
