@@ -135,10 +135,10 @@ def estimate(name, stats):
     theta = _costs.COSTS.get((stats.model, name))
     if theta is None:
         return math.inf
-    features = stats.features()
-    # A model fitted before a feature was added counts it with coefficient 0.
-    theta = np.pad(np.asarray(theta, dtype=float), (0, features.size - len(theta)))
-    return float(math.exp(float(np.dot(theta, features))))
+    # A model fitted before a feature was added counts it with coefficient 0 (zip
+    # stops at the shorter). Plain floats: a fit plans five backends, and NumPy's
+    # per-call overhead was a tenth of a millisecond of a 1 ms ridge fit.
+    return math.exp(sum(t * f for t, f in zip(theta, stats.features(), strict=False)))
 
 
 def plan(stats, solver=None, solver_options=None, *, estimator):

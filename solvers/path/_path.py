@@ -260,10 +260,14 @@ class Path:
         weighted = {}
         if sample_weight is not None:
             sample_weight = np.asarray(sample_weight, dtype=np.float64)
-            if sample_weight.shape != y_val.shape or not np.all(np.isfinite(sample_weight)):
+            if (
+                sample_weight.shape != y_val.shape
+                or not np.all(np.isfinite(sample_weight) & (sample_weight >= 0))
+                or not np.any(sample_weight > 0)
+            ):
                 raise ValueError(
-                    f"sample_weight must hold {y_val.shape[0]} finite numbers, one per row "
-                    "of X_val."
+                    f"sample_weight must hold {y_val.shape[0]} finite numbers >= 0, one per "
+                    "row of X_val, not all 0."
                 )
             weighted = {"sample_weight": sample_weight}
         if lams is None:

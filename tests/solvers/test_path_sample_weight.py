@@ -92,3 +92,25 @@ def test_bad_sample_weight_names_itself():
     for bad in (np.ones(3), -np.ones(y.size), np.zeros(y.size), np.full(y.size, np.nan)):
         with pytest.raises(ValueError, match="sample_weight"):
             lasso_path(X, y, sample_weight=bad)
+
+
+def test_weighted_validation_scores_are_sklearns_weighted_metrics():
+    """Path.scores with sample_weight: R^2 and accuracy as scikit-learn weighs them."""
+    from sklearn.metrics import accuracy_score, r2_score
+
+    X, y = _data("lasso", 7)
+    s = np.random.default_rng(7).uniform(0.0, 2.0, y.size)
+    path = lasso_path(X[:24], y[:24])
+    scores = path.scores(X[24:], y[24:], sample_weight=s[24:])
+    expected = [r2_score(y[24:], X[24:] @ c + b, sample_weight=s[24:])
+                for c, b in zip(path.coefs, path.intercepts, strict=True)]  # fmt: skip
+    np.testing.assert_allclose(scores, expected, rtol=1e-12)
+    X, labels = _data("svm2", 7)
+    path = svm2_path(X[:24], labels[:24])
+    scores = path.scores(X[24:], labels[24:], sample_weight=s[24:])
+    predictions = [np.where(X[24:] @ c + b > 0, 1, -1)
+                   for c, b in zip(path.coefs, path.intercepts, strict=True)]  # fmt: skip
+    expected = [accuracy_score(labels[24:], p, sample_weight=s[24:]) for p in predictions]
+    np.testing.assert_allclose(scores, expected, rtol=1e-12)
+    with pytest.raises(ValueError, match="sample_weight"):
+        path.scores(X[24:], labels[24:], sample_weight=np.zeros(12))
