@@ -41,11 +41,14 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from sparsify._dask import is_dask
 from sparsify.utils import signed_labels
 
 from ._chain import Outcome, run_chain
+from ._dask_models import lazy_classes, lazy_scores, reject_dask_fit
 from ._planner import ProblemStats, plan
 from ._registry import backend
+from ._scores import linear_scores, scores_to_classes
 from .certificates import GAP_TOLERANCE
 from .exceptions import SolverError
 
@@ -352,9 +355,7 @@ class LinearModel(BaseEstimator):
             self.__dict__.update(saved)
 
     def _linear_response(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
-        return np.asarray(X @ self.coef_).ravel() + self.intercept_
+        return fitted_scores(self, X)
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: pickling must not strip self
@@ -463,6 +464,8 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
             binary only); sample_weight has the wrong length, a negative, NaN or
             infinite entry, is all 0, or leaves a class with no positive weight.
         """
+        if is_dask(X):
+            reject_dask_fit(self, X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
@@ -554,9 +557,7 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
         ndarray of shape (n_samples,) or (n_samples, n_classes)
             The scores.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
-        return linear_scores(X, self.coef_, self.intercept_)
+        return fitted_scores(self, X)
 
     def predict(self, X):
         """The class of each row of X (one of ``classes_``): the sign, or the largest score.
@@ -572,20 +573,26 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
             The predicted classes: ``classes_[1]`` where :meth:`decision_function` is
             positive (two classes), else the class of the largest score.
         """
-        return scores_to_classes(self.decision_function(X), self.classes_)
+        return fitted_classes(self, X)
 
 
-def linear_scores(X, coef, intercept):
-    """``X coef' + intercept`` for ``coef`` of shape (K, d): (n,) when K = 1, else (n, K)."""
-    scores = np.asarray(X @ np.asarray(coef).T) + intercept
-    return scores.ravel() if scores.shape[1] == 1 else scores
+def fitted_scores(estimator, X):
+    """``X coef_' + intercept_`` of a fitted estimator: (n,) for one row of ``coef_``, else
+    (n, K); a lazy Dask array for a Dask X (:mod:`solvers._dask_models`)."""
+    check_is_fitted(estimator)
+    if is_dask(X):
+        return lazy_scores(X, estimator.coef_, estimator.intercept_, estimator.n_features_in_)
+    X = validate_data(estimator, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
+    return linear_scores(X, estimator.coef_, estimator.intercept_)
 
 
-def scores_to_classes(scores, classes):
-    """The classes of ``linear_scores``: the sign for 1-D scores, else the largest column."""
-    if scores.ndim == 1:
-        return classes[(scores > 0).astype(int)]
-    return classes[np.argmax(scores, axis=1)]
+def fitted_classes(estimator, X):
+    """The classes ``predict`` gives from ``estimator.decision_function(X)`` (lazy for a
+    Dask X)."""
+    scores = estimator.decision_function(X)
+    if is_dask(scores):
+        return lazy_classes(scores, estimator.classes_)
+    return scores_to_classes(scores, estimator.classes_)
 
 
 class LinearRegressor(RegressorMixin, LinearModel):
@@ -616,6 +623,8 @@ class LinearRegressor(RegressorMixin, LinearModel):
             sample_weight has the wrong length, a negative, NaN or infinite entry, or
             is all 0.
         """
+        if is_dask(X):
+            reject_dask_fit(self, X)
         X, y = validate_data(
             self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, y_numeric=True
         )

@@ -24,8 +24,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
+from sparsify._dask import is_dask
 from sparsify._public_names import PublicNames
 
 from ._base import (
@@ -34,9 +35,10 @@ from ._base import (
     FINAL_FIT_CONTROLS,
     POSITIVE,
     _sample_weights,
-    linear_scores,
-    scores_to_classes,
+    fitted_classes,
+    fitted_scores,
 )
+from ._dask_models import reject_dask_fit
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
 from .svm import L1SVM, SVM2
@@ -74,6 +76,8 @@ class _AdaptiveL1(BaseEstimator):
 
     def _validate(self, X, y, X_val, y_val, *, reset):
         """Validated (X, y, X_val, y_val); sets ``classes_`` (classifiers) when ``reset``."""
+        if is_dask(X):
+            reject_dask_fit(self, X)
         if self._classifier:
             X, y = validate_data(
                 self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=reset
@@ -176,9 +180,7 @@ class _AdaptiveL1(BaseEstimator):
         }
 
     def _linear_response(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
-        return np.asarray(X @ self.coef_).ravel() + self.intercept_
+        return fitted_scores(self, X)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -205,9 +207,7 @@ class _BinaryClassifier(PublicNames, ClassifierMixin, _AdaptiveL1):
         ndarray of shape (n_samples,)
             The signed distance to the hyperplane times ``||coef_||``.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
-        return linear_scores(X, self.coef_, self.intercept_)
+        return fitted_scores(self, X)
 
     def predict(self, X):
         """The class of each row of X (one of ``classes_``).
@@ -222,7 +222,7 @@ class _BinaryClassifier(PublicNames, ClassifierMixin, _AdaptiveL1):
         ndarray of shape (n_samples,)
             ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``.
         """
-        return scores_to_classes(self.decision_function(X), self.classes_)
+        return fitted_classes(self, X)
 
 
 class _RSStream(PublicNames):
