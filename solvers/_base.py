@@ -357,6 +357,10 @@ class LinearModel(BaseEstimator):
     def _linear_response(self, X):
         return fitted_scores(self, X)
 
+    def _fit_dask(self, X, y, sample_weight):
+        """Fit a Dask X (:mod:`solvers._dask_models`); by default a TypeError."""
+        reject_dask_fit(self, X)
+
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: pickling must not strip self
         for name in ("problem_", "_problem", "_problem_key", "_warm_states"):
@@ -465,7 +469,7 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
             infinite entry, is all 0, or leaves a class with no positive weight.
         """
         if is_dask(X):
-            reject_dask_fit(self, X)
+            return self._fit_dask(X, y, sample_weight)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
@@ -624,7 +628,7 @@ class LinearRegressor(RegressorMixin, LinearModel):
             is all 0.
         """
         if is_dask(X):
-            reject_dask_fit(self, X)
+            return self._fit_dask(X, y, sample_weight)
         X, y = validate_data(
             self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, y_numeric=True
         )

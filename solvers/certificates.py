@@ -1157,23 +1157,60 @@ def _ridge_gap(X, y, coef, lam, tolerance, dtype, norms, z=None):
     residual = y - np.asarray(X @ coef).ravel()
     primal = float(residual @ residual + lam * coef @ coef)
     gradient = np.asarray(X.T @ residual).ravel() - lam * coef
-    scale = norms * max(float(np.linalg.norm(residual)), float(np.linalg.norm(y)))
-    scale = scale + lam * np.abs(coef.astype(np.float64))
-    violation = np.abs(gradient.astype(np.float64)) / np.where(scale > 0, scale, 1.0)
-    kkt = float(violation.max(initial=0.0))
     null = SQUARES.null(y.astype(np.float64), intercept=False)
-    if lam == 0:
-        return Certificate("ridge", primal, np.nan, np.nan, kkt, kkt, 0.0, tolerance)
-    dual = primal - float(gradient @ gradient / lam)
-    if z is not None:
+    second = None
+    if z is not None and lam > 0:
         # D(lam z) = 2 lam z'y - lam^2 ||z||^2 - lam ||X'z||^2; at b = X'z the gap is the
         # dual system's squared residual, ||y - (XX' + lam I) z||^2.
         correlations = np.asarray(X.T @ z).ravel()
-        dual = max(dual, float(lam * (2.0 * (z @ y) - lam * (z @ z) - correlations @ correlations)))
+        second = float(lam * (2.0 * (z @ y) - lam * (z @ z) - correlations @ correlations))
+    return _ridge_certificate_of_gradient(
+        primal, gradient, float(np.linalg.norm(residual)), float(np.linalg.norm(y)), coef,
+        lam, norms, null, tolerance=tolerance, dual=second,
+    )  # fmt: skip
+
+
+def _ridge_certificate_of_gradient(
+    primal, gradient, residual_norm, y_norm, coef, lam, norms, null, *, tolerance, dual=None
+):
+    """The ridge certificate from the quantities it reads off the data (a Dask X sums them
+    over its chunks, :mod:`solvers._dask_models`).
+
+    Parameters
+    ----------
+    primal : float
+        ``||y - Xb||^2 + lam ||b||^2`` (rows and targets scaled by ``sqrt(s_i)``).
+    gradient : ndarray of shape (n_features,)
+        ``X'(y - Xb) - lam b``; the dual point of the residual has the gap
+        ``||gradient||^2 / lam``.
+    residual_norm, y_norm : float
+        ``||y - Xb||`` and ``||y||``, which scale the KKT violation.
+    coef : ndarray of shape (n_features,)
+    lam : float >= 0
+    norms : ndarray of shape (n_features,)
+        The column norms of X.
+    null : float
+        ``||y||^2``, the objective at b = 0.
+    tolerance : float
+    dual : float, optional
+        The value of a second dual point, if any (the better one counts).
+
+    Returns
+    -------
+    Certificate
+    """
+    coef = np.asarray(coef)
+    scale = norms * max(residual_norm, y_norm) + lam * np.abs(coef.astype(np.float64))
+    violation = np.abs(gradient.astype(np.float64)) / np.where(scale > 0, scale, 1.0)
+    kkt = float(violation.max(initial=0.0))
+    if lam == 0:
+        return Certificate("ridge", primal, np.nan, np.nan, kkt, kkt, 0.0, tolerance)
+    value = primal - float(gradient @ gradient / lam)
+    value = value if dual is None else max(value, dual)
     eps = np.finfo(np.float64).eps
     rounding = _ROUNDING_ULPS * eps * norms**2 * np.abs(coef.astype(np.float64))
     return _certificate(
-        "ridge", primal, dual, kkt, 0.0, tolerance, rounding @ rounding / lam, null=null
+        "ridge", primal, value, kkt, 0.0, tolerance, rounding @ rounding / lam, null=null
     )
 
 

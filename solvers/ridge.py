@@ -15,6 +15,7 @@ same problem without weights.
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from sklearn.base import is_classifier
 
 from sparsify.utils import column_norms, rank_tolerance
 
@@ -530,6 +531,13 @@ class _RidgeFit:
 
     _MODEL = "ridge"
     _dpp_params = ("lam",)
+
+    def _fit_dask(self, X, y, sample_weight):
+        """A Dask X through its Gram matrix, certified over its chunks
+        (:func:`solvers._dask_models.fit_ridge`)."""
+        from ._dask_models import fit_ridge
+
+        return fit_ridge(self, X, y, sample_weight, classifier=is_classifier(self))
 
     def _parameter_values(self, X, y):
         values = {"lam": self.lam}
