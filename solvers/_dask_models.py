@@ -27,6 +27,7 @@ from functools import partial
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from sklearn.utils.class_weight import compute_sample_weight
 
 from sparsify._dask import check_dask, reduce_row_blocks
 from sparsify.utils import signed_labels
@@ -103,8 +104,9 @@ def lazy_classes(scores, classes):
 def fit_ridge(estimator, X, y, sample_weight, *, classifier):
     """Fit ``RidgeRegression`` (or a two-class ``RLSC``: ``classifier``) on a Dask X.
 
-    See the module docstring. Sets the estimator's fitted attributes as an in-memory fit
-    does, but ``dual_coef_`` (one number per document: ``(y - X coef_) / lam``, left to
+    See the module docstring. RLSC's ``class_weight`` multiplies the sample weights, as
+    in memory. Sets the estimator's fitted attributes as an in-memory fit does, but
+    ``dual_coef_`` (one number per document: ``(y - X coef_) / lam``, left to
     the caller as a lazy expression); ``backend_`` is ``"SVD"``, the closed form.
 
     Raises
@@ -140,6 +142,9 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
         if not np.all(np.isfinite(target)):
             raise ValueError("y contains NaN or infinity; the targets must be finite.")
     s = _sample_weights(sample_weight, n)
+    class_weight = getattr(estimator, "class_weight", None)
+    if class_weight is not None:  # as in memory: the sample weights times the class weights
+        s = s * compute_sample_weight(class_weight, y)
     lam = float(estimator.lam)
     gram = reduce_row_blocks(_weighted_gram, X, target, s)
     coef = _solve(gram[:d, :d], gram[:d, d], lam)

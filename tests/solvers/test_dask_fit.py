@@ -61,6 +61,16 @@ def test_two_class_rlsc_on_dask_is_the_in_memory_fit(sparse):
     np.testing.assert_array_equal(fit.predict(_dask(X, 64, sparse)).compute(), reference.predict(X))
 
 
+def test_rlsc_class_weight_on_dask_is_the_in_memory_fit():
+    X, y = _data(7)
+    labels = np.where(y > 1.0, 1, 0)  # imbalanced
+    fit = RLSC(lam=0.5, class_weight="balanced").fit(_dask(X, 80, False), labels)
+    reference = RLSC(lam=0.5, class_weight="balanced").fit(X, labels)
+    np.testing.assert_allclose(fit.coef_, reference.coef_, rtol=1e-9, atol=1e-12)
+    unweighted = RLSC(lam=0.5).fit(X, labels)
+    assert not np.allclose(fit.coef_, unweighted.coef_, rtol=1e-3)
+
+
 def test_a_gram_matrix_float64_cannot_resolve_is_a_solver_error_not_a_wrong_answer():
     """A Unix-timestamp column beside unit columns, lam tiny: the Gram matrix squares the
     condition number. Either the answer is certified on the data and equals the in-memory
