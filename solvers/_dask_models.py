@@ -8,8 +8,8 @@ task each. ``decision_function`` and ``predict`` return lazy Dask arrays (nothin
 until ``.compute()``); ``score`` computes the predictions, a vector of n numbers, and
 returns a float.
 
-``RidgeRegression`` and a two-class ``RLSC`` fit a Dask X through their sufficient
-statistics (:func:`fit_ridge`, 002 sec. 3.4, 000 eq. (1)): the objective
+``RidgeRegression`` and ``RLSC`` (one-vs-rest beyond two classes) fit a Dask X
+through their sufficient statistics (:func:`fit_ridge`, 002 sec. 3.4, 000 eq. (1)): the objective
 ``sum_i s_i (y_i - x_i'b)^2 + lam ||b||^2`` depends on the data only through the
 Gram matrix of the rows ``sqrt(s_i) [x_i, y_i]``, summed over the chunks in one pass;
 the d x d system is solved in memory; a second pass sums ``X'S(y - Xb)``,
@@ -102,7 +102,8 @@ def lazy_classes(scores, classes):
 
 
 def fit_ridge(estimator, X, y, sample_weight, *, classifier):
-    """Fit ``RidgeRegression`` (or a two-class ``RLSC``: ``classifier``) on a Dask X.
+    """Fit ``RidgeRegression`` (or ``RLSC``: ``classifier``; one-vs-rest, a fit per class,
+    beyond two classes) on a Dask X.
 
     See the module docstring. RLSC's ``class_weight`` multiplies the sample weights, as
     in memory. Sets the estimator's fitted attributes as an in-memory fit does, but
@@ -113,7 +114,7 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
     ------
     ValueError
         Bad X, y or sample_weight (naming them), more than ``GRAM_MAX_FEATURES``
-        features, or (RLSC) other than two classes.
+        features, or (RLSC) one class.
     SolverError
         When the certificate computed over the chunks fails (a Gram matrix too badly
         conditioned for float64): fit the data in memory instead.
@@ -129,22 +130,23 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
     y = np.asarray(y)
     if y.shape != (n,):
         raise ValueError(f"y must have shape ({n},), one entry per row of X; got {y.shape}.")
+    s = _sample_weights(sample_weight, n)
+    class_weight = getattr(estimator, "class_weight", None)
+    if class_weight is not None:  # as in memory: the sample weights times the class weights
+        s = s * compute_sample_weight(class_weight, y)
     if classifier:
         classes = np.unique(y)
-        if classes.size != 2:
-            raise ValueError(
-                f"{name} fits a Dask X with two classes only; y holds {classes.size}: "
-                f"{classes[:10]}. Fit one-vs-rest on the selected columns in memory."
-            )
+        if classes.size < 2:
+            raise ValueError(f"y must hold at least two classes; got {classes.size}.")
+        if classes.size > 2:  # one-vs-rest, as in memory: a fit (two passes) per class
+            estimator.classes_, estimator.n_features_in_ = classes, d
+            estimator._fit_one_vs_rest(X, y, s)
+            return estimator
         target = signed_labels(y, classes)
     else:
         target = y.astype(np.float64)
         if not np.all(np.isfinite(target)):
             raise ValueError("y contains NaN or infinity; the targets must be finite.")
-    s = _sample_weights(sample_weight, n)
-    class_weight = getattr(estimator, "class_weight", None)
-    if class_weight is not None:  # as in memory: the sample weights times the class weights
-        s = s * compute_sample_weight(class_weight, y)
     lam = float(estimator.lam)
     gram = reduce_row_blocks(_weighted_gram, X, target, s)
     coef = _solve(gram[:d, :d], gram[:d, d], lam)

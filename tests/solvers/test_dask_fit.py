@@ -61,6 +61,19 @@ def test_two_class_rlsc_on_dask_is_the_in_memory_fit(sparse):
     np.testing.assert_array_equal(fit.predict(_dask(X, 64, sparse)).compute(), reference.predict(X))
 
 
+def test_multiclass_rlsc_on_dask_is_the_in_memory_one_vs_rest():
+    X, y = _data(8)
+    labels = np.digitize(y, np.quantile(y, [0.3, 0.7]))
+    s = np.random.default_rng(8).uniform(0.5, 2.0, y.size)
+    fit = RLSC(lam=0.5, class_weight="balanced").fit(_dask(X, 90, True), labels, sample_weight=s)
+    reference = RLSC(lam=0.5, class_weight="balanced").fit(X, labels, sample_weight=s)
+    assert fit.coef_.shape == (3, 9) and len(fit.certificate_) == 3
+    np.testing.assert_allclose(fit.coef_, reference.coef_, rtol=1e-9, atol=1e-12)
+    assert all(c.holds for c in fit.certificate_)
+    np.testing.assert_allclose(fit.objective_, reference.objective_, rtol=1e-10)
+    np.testing.assert_array_equal(fit.predict(_dask(X, 90, True)).compute(), reference.predict(X))
+
+
 def test_rlsc_class_weight_on_dask_is_the_in_memory_fit():
     X, y = _data(7)
     labels = np.where(y > 1.0, 1, 0)  # imbalanced
@@ -90,7 +103,7 @@ def test_a_gram_matrix_float64_cannot_resolve_is_a_solver_error_not_a_wrong_answ
 def test_bad_input_is_named(monkeypatch):
     X, y = _data(4)
     with pytest.raises(ValueError, match="two classes"):
-        RLSC().fit(_dask(X, 100, False), np.digitize(y, [-1.0, 1.0]))
+        RLSC().fit(_dask(X, 100, False), np.zeros(y.size))
     with pytest.raises(ValueError, match="y must have shape"):
         RidgeRegression().fit(_dask(X, 100, False), y[:-1])
     monkeypatch.setattr(dask_models, "GRAM_MAX_FEATURES", 5)
