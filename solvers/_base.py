@@ -149,17 +149,17 @@ class LinearModel(BaseEstimator):
         self._plan_stats = stats  # what the planner saw (benchmarks/planner.py reads it)
         steps = self._controlled(plan(stats, self.solver, self.solver_options, estimator=name))
         self.__dict__.pop("problem_", None)
-        verbose = getattr(self, "verbose", 0)
+        verbose = self.verbose
         if verbose:
             print(f"{name}: planned {', '.join(step.backend for step in steps)}")
         try:
             self.backend_, self.solve_attempts_ = run_chain(
                 steps, attempt, certify, what=f"{name} problem", hint=hint,
-                tolerance=getattr(self, "tol", None),
+                tolerance=self.tol,
                 report=_print_attempt(name) if verbose else None,
             )  # fmt: skip
         except SolverError as error:
-            stopped = _stopped_at(error.attempts, getattr(self, "max_iter", None))
+            stopped = _stopped_at(error.attempts, self.max_iter)
             if stopped is None:
                 raise
             self._keep_last_answer(error.attempts, stopped, certify)
@@ -170,14 +170,12 @@ class LinearModel(BaseEstimator):
 
     def _with_tolerance(self, certificate):
         """``certificate`` judged at the estimator's ``tol`` (when given)."""
-        tol = getattr(self, "tol", None)
-        return certificate if tol is None else replace(certificate, tolerance=tol)
+        return certificate if self.tol is None else replace(certificate, tolerance=self.tol)
 
     def _controlled(self, steps):
         """The steps with ``tol``, ``max_iter`` and ``verbose`` set in each backend's
         options (an option the user named in ``solver_options`` wins)."""
-        tol, max_iter = getattr(self, "tol", None), getattr(self, "max_iter", None)
-        verbose = getattr(self, "verbose", 0)
+        tol, max_iter, verbose = self.tol, self.max_iter, self.verbose
         controlled = []
         for step in steps:
             if step.skip:  # not installed: not run
@@ -259,7 +257,7 @@ class LinearModel(BaseEstimator):
     def _warm_state(self, backend, key):
         """What backend ``backend`` kept of its last answer on data with signature ``key``
         (None with ``warm_start=False``)."""
-        if not getattr(self, "warm_start", True):
+        if not self.warm_start:
             return None
         kept = self.__dict__.get("_warm_states", {}).get(backend)
         return kept[1] if kept is not None and kept[0] == key else None
@@ -267,7 +265,7 @@ class LinearModel(BaseEstimator):
     def _has_warm_state(self, key):
         """Whether some backend kept an answer on data with signature ``key`` (that a
         warm start may use)."""
-        if not getattr(self, "warm_start", True):
+        if not self.warm_start:
             return False
         states = self.__dict__.get("_warm_states", {}).values()
         return any(kept[0] == key for kept in states)

@@ -153,7 +153,7 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
     coef = _solve(gram[:d, :d], gram[:d, d], lam)
     sums = reduce_row_blocks(partial(_residual_sums, coef=coef), X, target, s)
     gradient, residual_squares, y_squares = sums[:d] - lam * coef, sums[d], sums[d + 1]
-    tol = getattr(estimator, "tol", None)
+    tol = estimator.tol
     certificate = _ridge_certificate_of_gradient(
         residual_squares + lam * coef @ coef, gradient, np.sqrt(residual_squares),
         np.sqrt(y_squares), coef, lam, np.sqrt(np.diag(gram)[:d]), y_squares,

@@ -543,11 +543,11 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
     solver_options : dict, optional
         Passed to the weighted model.
     tol : float in (0, 1), optional
-        Passed to the final fit (its certificate's relative gap; default 1e-6).
+        As in :class:`HybridSVM`.
     max_iter : int >= 1, optional
-        Passed to the final fit (iterations at most of its backends).
+        As in :class:`HybridSVM`.
     verbose : int, default=0
-        Passed to the final fit (1: its planned chain and attempts).
+        As in :class:`HybridSVM`.
 
     Attributes
     ----------
@@ -716,11 +716,11 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
     solver_options : dict, optional
         Passed to :class:`solvers.WeightedLasso`.
     tol : float in (0, 1), optional
-        Passed to the final fit (its certificate's relative gap; default 1e-6).
+        As in :class:`HybridSVM`.
     max_iter : int >= 1, optional
-        Passed to the final fit (iterations at most of its backends).
+        As in :class:`HybridSVM`.
     verbose : int, default=0
-        Passed to the final fit (1: its planned chain and attempts).
+        As in :class:`HybridSVM`.
 
     Attributes
     ----------

@@ -65,18 +65,13 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
         attempt.
     tol : float in (0, 1), optional
-        The relative duality gap the certificate must reach (default 1e-6); the
-        library's iterative backends stop at it (docs/solvers.md, "Controls").
+        As in :class:`solvers.SVMDual`.
     max_iter : int >= 1, optional
-        Iterations at most of whichever backend runs (epochs, CG iterations, path
-        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
-        stops short, the last answer is kept with a ``ConvergenceWarning``
-        (``certificate_.holds`` False). None: the backends' own caps.
+        As in :class:`solvers.SVMDual`.
     verbose : int, default=0
-        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+        As in :class:`solvers.SVMDual`.
     warm_start : bool, default=True
-        Start from the last answer on the same data (a new lam or C); False: every
-        fit starts afresh.
+        As in :class:`solvers.SVMDual`.
 
     Attributes
     ----------
@@ -95,9 +90,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     dual_gap_ : float
         The certificate's relative duality gap.
     n_iter_ : int
-        Iterations of the backend that answered, as it counts them (epochs, CG
-        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
-        form).
+        As in :class:`solvers.SVMDual`.
 
     See Also
     --------
@@ -255,18 +248,13 @@ class AdaptiveLasso(WeightedLasso):
     solver_options : dict, optional
         As in :class:`WeightedLasso`.
     tol : float in (0, 1), optional
-        The relative duality gap the certificate must reach (default 1e-6); the
-        library's iterative backends stop at it (docs/solvers.md, "Controls").
+        As in :class:`solvers.SVMDual`.
     max_iter : int >= 1, optional
-        Iterations at most of whichever backend runs (epochs, CG iterations, path
-        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
-        stops short, the last answer is kept with a ``ConvergenceWarning``
-        (``certificate_.holds`` False). None: the backends' own caps.
+        As in :class:`solvers.SVMDual`.
     verbose : int, default=0
-        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+        As in :class:`solvers.SVMDual`.
     warm_start : bool, default=True
-        Start from the last answer on the same data (a new lam or C); False: every
-        fit starts afresh.
+        As in :class:`solvers.SVMDual`.
 
     Attributes
     ----------
@@ -287,9 +275,7 @@ class AdaptiveLasso(WeightedLasso):
     dual_gap_ : float
         As in :class:`WeightedLasso`.
     n_iter_ : int
-        Iterations of the backend that answered, as it counts them (epochs, CG
-        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
-        form).
+        As in :class:`solvers.SVMDual`.
 
     See Also
     --------

@@ -667,18 +667,13 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
         naming the valid ones. ``"time_limit"`` (seconds, default 60) bounds each CVXPY
         attempt.
     tol : float in (0, 1), optional
-        The relative duality gap the certificate must reach (default 1e-6); the
-        library's iterative backends stop at it (docs/solvers.md, "Controls").
+        As in :class:`solvers.SVMDual`.
     max_iter : int >= 1, optional
-        Iterations at most of whichever backend runs (epochs, CG iterations, path
-        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
-        stops short, the last answer is kept with a ``ConvergenceWarning``
-        (``certificate_.holds`` False). None: the backends' own caps.
+        As in :class:`solvers.SVMDual`.
     verbose : int, default=0
-        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+        As in :class:`solvers.SVMDual`.
     warm_start : bool, default=True
-        Start from the last answer on the same data (a new lam or C); False: every
-        fit starts afresh.
+        As in :class:`solvers.SVMDual`.
 
     Attributes
     ----------
@@ -806,18 +801,13 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
     solver_options : dict, optional
         As in :class:`RLSC`.
     tol : float in (0, 1), optional
-        The relative duality gap the certificate must reach (default 1e-6); the
-        library's iterative backends stop at it (docs/solvers.md, "Controls").
+        As in :class:`solvers.SVMDual`.
     max_iter : int >= 1, optional
-        Iterations at most of whichever backend runs (epochs, CG iterations, path
-        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
-        stops short, the last answer is kept with a ``ConvergenceWarning``
-        (``certificate_.holds`` False). None: the backends' own caps.
+        As in :class:`solvers.SVMDual`.
     verbose : int, default=0
-        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+        As in :class:`solvers.SVMDual`.
     warm_start : bool, default=True
-        Start from the last answer on the same data (a new lam or C); False: every
-        fit starts afresh.
+        As in :class:`solvers.SVMDual`.
 
     Attributes
     ----------
@@ -832,7 +822,7 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
         The backend that answered (``"SVD"``, ``"CG"`` or a CVXPY backend);
         ``problem_`` is set only with a CVXPY backend.
     n_iter_ : int
-        CG iterations, or the CVXPY solver's; 1 for the closed form.
+        As in :class:`RLSC`.
 
     See Also
     --------

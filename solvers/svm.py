@@ -263,18 +263,13 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
     solver_options : dict, optional
         As in :class:`SVMDual`.
     tol : float in (0, 1), optional
-        The relative duality gap the certificate must reach (default 1e-6); the
-        library's iterative backends stop at it (docs/solvers.md, "Controls").
+        As in :class:`SVMDual`.
     max_iter : int >= 1, optional
-        Iterations at most of whichever backend runs (epochs, CG iterations, path
-        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
-        stops short, the last answer is kept with a ``ConvergenceWarning``
-        (``certificate_.holds`` False). None: the backends' own caps.
+        As in :class:`SVMDual`.
     verbose : int, default=0
-        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+        As in :class:`SVMDual`.
     warm_start : bool, default=True
-        Start from the last answer on the same data (a new lam or C); False: every
-        fit starts afresh.
+        As in :class:`SVMDual`.
 
     Attributes
     ----------
@@ -300,9 +295,7 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
     dual_gap_ : float or ndarray of shape (n_classes,)
         The certificate's relative duality gap.
     n_iter_ : int or ndarray of shape (n_classes,)
-        Iterations of the backend that answered, as it counts them (epochs, CG
-        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
-        form) (one per class one-vs-rest).
+        As in :class:`SVMDual` (one per class one-vs-rest).
     classes_ : ndarray of shape (n_classes,)
         The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
 
@@ -513,18 +506,13 @@ class L1SVM(_WeightedL1SVM):
     solver_options : dict, optional
         As in :class:`SVMDual`.
     tol : float in (0, 1), optional
-        The relative duality gap the certificate must reach (default 1e-6); the
-        library's iterative backends stop at it (docs/solvers.md, "Controls").
+        As in :class:`SVMDual`.
     max_iter : int >= 1, optional
-        Iterations at most of whichever backend runs (epochs, CG iterations, path
-        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
-        stops short, the last answer is kept with a ``ConvergenceWarning``
-        (``certificate_.holds`` False). None: the backends' own caps.
+        As in :class:`SVMDual`.
     verbose : int, default=0
-        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+        As in :class:`SVMDual`.
     warm_start : bool, default=True
-        Start from the last answer on the same data (a new lam or C); False: every
-        fit starts afresh.
+        As in :class:`SVMDual`.
 
     Attributes
     ----------
@@ -547,9 +535,7 @@ class L1SVM(_WeightedL1SVM):
     dual_gap_ : float or ndarray of shape (n_classes,)
         The certificate's relative duality gap.
     n_iter_ : int or ndarray of shape (n_classes,)
-        Iterations of the backend that answered, as it counts them (epochs, CG
-        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
-        form) (one per class one-vs-rest).
+        As in :class:`SVMDual` (one per class one-vs-rest).
     classes_ : ndarray of shape (n_classes,)
         The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
 
@@ -704,18 +690,13 @@ class SVM2(_WeightedL1SVM):
     solver_options : dict, optional
         As in :class:`SVMDual`.
     tol : float in (0, 1), optional
-        The relative duality gap the certificate must reach (default 1e-6); the
-        library's iterative backends stop at it (docs/solvers.md, "Controls").
+        As in :class:`SVMDual`.
     max_iter : int >= 1, optional
-        Iterations at most of whichever backend runs (epochs, CG iterations, path
-        breakpoints, LP rounds, the CVXPY solvers' iterations). When every backend
-        stops short, the last answer is kept with a ``ConvergenceWarning``
-        (``certificate_.holds`` False). None: the backends' own caps.
+        As in :class:`SVMDual`.
     verbose : int, default=0
-        1 prints the planned chain and each attempt; 2 adds the CVXPY solvers' logs.
+        As in :class:`SVMDual`.
     warm_start : bool, default=True
-        Start from the last answer on the same data (a new lam or C); False: every
-        fit starts afresh.
+        As in :class:`SVMDual`.
 
     Attributes
     ----------
@@ -738,9 +719,7 @@ class SVM2(_WeightedL1SVM):
     dual_gap_ : float or ndarray of shape (n_classes,)
         The certificate's relative duality gap.
     n_iter_ : int or ndarray of shape (n_classes,)
-        Iterations of the backend that answered, as it counts them (epochs, CG
-        iterations, path breakpoints, LP rounds, the CVXPY solver's; 1 for a closed
-        form) (one per class one-vs-rest).
+        As in :class:`SVMDual` (one per class one-vs-rest).
     classes_ : ndarray of shape (n_classes,)
         The class labels; more than two are fitted one-vs-rest, as in :class:`SVMDual`.
 

@@ -552,27 +552,10 @@ def _block_support(base, X, y, s, block, validation):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PathWarning)
         path = _PATHS[base](X[block], y[block], sample_weight=part)
-    scoring = _r2 if base == "lasso" else _accuracy
-    best = path.select(*validation, scoring=scoring, sample_weight=validation_weight)
+    # The path's default score: R^2 for the lasso, accuracy for the SVMs.
+    best = path.select(*validation, sample_weight=validation_weight)
     coef, _ = path.at(best)
     return coef != 0, any(issubclass(w.category, PathWarning) for w in caught)
-
-
-def _accuracy(y_true, y_pred, *, sample_weight=None):
-    """Accuracy, as ``sklearn.metrics.accuracy_score`` without its per-call checks."""
-    return float(np.average(y_true == y_pred, weights=sample_weight))
-
-
-def _r2(y_true, y_pred, *, sample_weight=None):
-    """R^2, as ``sklearn.metrics.r2_score`` (1 for a perfect fit of constant targets,
-    0 for an imperfect one) without its per-call checks."""
-    s = np.ones(y_true.shape[0]) if sample_weight is None else sample_weight
-    residual = y_true - y_pred
-    spread = y_true - np.average(y_true, weights=s)
-    total = s @ (spread * spread)
-    if total == 0:
-        return 1.0 if s @ (residual * residual) == 0 else 0.0
-    return float(1.0 - s @ (residual * residual) / total)
 
 
 def _check_positive(value, name):
