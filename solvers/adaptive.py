@@ -356,6 +356,8 @@ class HybridSVM(_BinaryClassifier):
         The costs of the 2-norm SVM; the best on validation data gives beta.
     validation_fraction : float in (0, 1), default=0.25
         The share of the rows held out when ``fit`` gets no ``X_val``.
+    n_jobs : int, optional
+        The costs of ``C_grid`` run in parallel (joblib); the result does not depend on it.
     random_state : None, int or numpy.random.Generator, default=None
         Draws the held-out rows.
     solver : str or list of str, optional
@@ -425,6 +427,7 @@ class HybridSVM(_BinaryClassifier):
         "lam": [None, POSITIVE],
         "C_grid": ["array-like"],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "n_jobs": [None, Integral],
         "random_state": _RANDOM_STATE,
         **BACKEND_CONSTRAINTS,
         **{name: CONTROL_CONSTRAINTS[name] for name in FINAL_FIT_CONTROLS},
@@ -438,6 +441,7 @@ class HybridSVM(_BinaryClassifier):
         lam=None,
         C_grid=C_GRID,
         validation_fraction=VALIDATION_FRACTION,
+        n_jobs=None,
         random_state=None,
         solver=None,
         solver_options=None,
@@ -450,6 +454,7 @@ class HybridSVM(_BinaryClassifier):
         self.lam = lam
         self.C_grid = C_grid
         self.validation_fraction = validation_fraction
+        self.n_jobs = n_jobs
         self.random_state = random_state
         self.solver = solver
         self.solver_options = solver_options
@@ -504,6 +509,7 @@ class HybridSVM(_BinaryClassifier):
             validation_fraction=self.validation_fraction,
             random_state=self.random_state,
             sample_weight=s,
+            n_jobs=self.n_jobs,
         )
         weights = _inverse_power_weights(coef, self.gamma)
         return self._fit_weighted(X, y, X_val, y_val, weights, s)

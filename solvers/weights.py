@@ -149,6 +149,31 @@ def _l2_coef(base, C, X, y, sample_weight=None):
     return model.coef_[0], model.intercept_[0]
 
 
+def _scored_l2_coef(base, C, X, y, s, X_val, y_val, classes, s_val):
+    """One point of the grid of :func:`hybrid_weights`: ``(validation score, coef)``.
+
+    The L2 model of cost C fitted on ``X, y`` (sample weights ``s``) and scored on
+    ``X_val, y_val`` (weights ``s_val``); an independent job of :func:`_run_jobs`.
+    """
+    coef, intercept = _l2_coef(base, C, X, y, s)
+    decision = np.asarray(X_val @ coef).ravel() + intercept
+    return _score(base, y_val, decision, classes, s_val), coef
+
+
+def _run_jobs(function, arguments, *, n_jobs, total, desc):
+    """``function(*args)`` for each tuple of ``arguments``, as joblib jobs, in order.
+
+    The independent fits of :func:`hybrid_weights` (its costs) and :func:`rs_weights`
+    (its blocks): ``n_jobs`` as joblib's (None: one at a time in this process); inside
+    ``joblib.parallel_config(backend="dask")`` with a ``distributed.Client`` they run
+    as tasks of the cluster. Results come back in the order of ``arguments``, so they
+    do not depend on ``n_jobs``; a progress bar (``desc``) shows on a terminal.
+    """
+    jobs = (delayed(function)(*args) for args in arguments)
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
+    return tqdm(results, total=total, desc=desc, disable=None)
+
+
 def _best_l2_model(
     X,
     y,
@@ -160,6 +185,7 @@ def _best_l2_model(
     validation_fraction=VALIDATION_FRACTION,
     random_state=None,
     sample_weight=None,
+    n_jobs=None,
 ):
     """The L2 model of :func:`hybrid_weights` and its cost: ``(coef, C)``.
 
@@ -188,11 +214,12 @@ def _best_l2_model(
         )
     else:
         X_fit, y_fit = X, y
+    arguments = ((base, C, X_fit, y_fit, s_fit, X_val, y_val, classes, s_val) for C in grid)
+    results = _run_jobs(
+        _scored_l2_coef, arguments, n_jobs=n_jobs, total=len(grid), desc="hybrid_weights"
+    )
     best = None
-    for C in grid:
-        coef, intercept = _l2_coef(base, C, X_fit, y_fit, s_fit)
-        decision = np.asarray(X_val @ coef).ravel() + intercept
-        score = _score(base, y_val, decision, classes, s_val)
+    for C, (score, coef) in zip(grid, results, strict=True):
         if best is None or score > best[0]:  # ties: the first C of the grid
             best = (score, C, coef)
     _, C, coef = best
@@ -211,6 +238,7 @@ def hybrid_weights(
     X_val=None,
     y_val=None,
     validation_fraction=VALIDATION_FRACTION,
+    n_jobs=None,
     random_state=None,
     sample_weight=None,
 ):
@@ -228,6 +256,10 @@ def hybrid_weights(
     Otherwise ``validation_fraction`` of the rows is held out (stratified by class
     for the SVMs, drawn with ``random_state``), C is chosen there, and the chosen
     C is refitted on all of X, y. With one C in ``C_grid`` no validation is needed.
+
+    The L2 models of the costs are independent fits and run in parallel with
+    ``n_jobs`` (joblib); they are scored in the order of ``C_grid``, so the result
+    does not depend on ``n_jobs``.
 
     Parameters
     ----------
@@ -247,6 +279,8 @@ def hybrid_weights(
         Validation targets (with ``X_val``, or neither).
     validation_fraction : float in (0, 1), default=0.25
         The share of the rows held out to choose C when no ``X_val`` is given.
+    n_jobs : int, optional
+        Costs run in parallel with joblib (None: one at a time, -1: all cores).
     random_state : None, int or numpy.random.Generator, default=None
         Draws the validation split.
     sample_weight : array-like of shape (n_samples,), optional
@@ -295,6 +329,7 @@ def hybrid_weights(
         validation_fraction=validation_fraction,
         random_state=random_state,
         sample_weight=sample_weight,
+        n_jobs=n_jobs,
     )
     return _inverse_power_weights(coef, gamma)
 
@@ -448,11 +483,11 @@ def rs_weights(
         )
     if sp.issparse(X):
         X = X.tocsr()  # row slices
-    jobs = (delayed(_block_support)(base, X, y, s, block, validation) for block in blocks)
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
+    arguments = ((base, X, y, s, block, validation) for block in blocks)
+    results = _run_jobs(_block_support, arguments, n_jobs=n_jobs, total=n_blocks, desc="rs_weights")
     counts = np.zeros(X.shape[1])
     stopped = 0
-    for support, stops in tqdm(results, total=n_blocks, desc="rs_weights", disable=None):
+    for support, stops in results:
         counts += support
         stopped += stops
     if stopped:

@@ -3,6 +3,7 @@ compose, lam chosen on the exact path, streams (004 sec. 4.2), bad input."""
 
 import numpy as np
 import pytest
+from joblib import parallel_config
 from sklearn.base import clone
 from sklearn.linear_model import Ridge
 from sklearn.svm import SVC
@@ -113,6 +114,18 @@ def test_hybrid_svm_is_the_l1_svm_with_weights_from_svc():
     assert model.certificate_.holds
 
 
+def test_hybrid_svm_does_not_depend_on_n_jobs():
+    X, score = _data(n=60)
+    y = _labels(score)
+    model = HybridSVM("svm2", C_grid=(0.01, 0.1, 1.0), random_state=0)
+    one = clone(model).fit(X, y)
+    with parallel_config(backend="threading"):
+        two = clone(model).set_params(n_jobs=2).fit(X, y)
+    assert two.C_ == one.C_
+    np.testing.assert_array_equal(two.weights_, one.weights_)
+    np.testing.assert_array_equal(two.coef_, one.coef_)
+
+
 def test_rs_lasso_keeps_the_informative_features():
     X, y = _data(n=100, d=10)
     model = RSWeightedLasso(block_size=30, n_blocks=5, random_state=0).fit(X, y)
@@ -136,6 +149,7 @@ def test_defaults_follow_004_block_size_and_count():
         (HybridSVM(gamma=0.0), "gamma"),
         (HybridSVM(gamma=-1.0), "gamma"),
         (HybridSVM(base="lasso"), "base"),
+        (HybridSVM(n_jobs=1.5), "n_jobs"),
         (RSWeightedSVM(base="hinge"), "base"),
         (RSWeightedSVM(block_size=1), "block_size"),
         (RSWeightedSVM(block_size=500), "block_size"),

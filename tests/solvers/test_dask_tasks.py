@@ -1,6 +1,6 @@
-"""The independent fits of rs_weights and the CV estimators run as Dask tasks on a cluster.
+"""The independent fits of rs_weights, hybrid_weights and the CV estimators run as Dask tasks.
 
-Both hand their blocks and folds to joblib; inside ``joblib.parallel_config(backend=
+They hand their blocks, costs and folds to joblib; inside ``joblib.parallel_config(backend=
 "dask")`` with a distributed client they run as tasks of the cluster, with the same
 result as in one process for a fixed ``random_state`` (issue 23).
 """
@@ -13,7 +13,7 @@ distributed = pytest.importorskip("distributed")
 from joblib import parallel_config  # noqa: E402
 
 from solvers import SVM2CV, WeightedLassoCV  # noqa: E402
-from solvers.weights import rs_weights  # noqa: E402
+from solvers.weights import hybrid_weights, rs_weights  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +37,18 @@ def test_rs_weights_blocks_run_on_the_cluster_with_the_same_result(client):
     in_process = rs_weights(X, labels, **settings)
     with distributed.get_task_stream(client) as stream, parallel_config(backend="dask"):
         on_cluster = rs_weights(X, labels, n_jobs=2, **settings)
+    assert len(stream.data) >= 1  # tasks ran on the cluster's workers
+    np.testing.assert_array_equal(on_cluster, in_process)
+
+
+@pytest.mark.parametrize("base", ["lasso", "svm2"])
+def test_hybrid_weights_grid_runs_on_the_cluster_with_the_same_result(client, base):
+    X, target, labels = _data()
+    y = target if base == "lasso" else labels
+    settings = {"base": base, "C_grid": (0.01, 0.1, 1.0, 10.0), "random_state": 0}
+    in_process = hybrid_weights(X, y, **settings)
+    with distributed.get_task_stream(client) as stream, parallel_config(backend="dask"):
+        on_cluster = hybrid_weights(X, y, n_jobs=2, **settings)
     assert len(stream.data) >= 1  # tasks ran on the cluster's workers
     np.testing.assert_array_equal(on_cluster, in_process)
 

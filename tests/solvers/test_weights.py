@@ -187,6 +187,23 @@ def test_hybrid_weights_hold_out_a_stratified_share_reproducibly():
     assert any(np.allclose(W, s, rtol=1e-6) for s in singles)
 
 
+@pytest.mark.parametrize("backend", ["threading", "loky"])
+@pytest.mark.parametrize("validation", ["held out", "given"])
+def test_hybrid_weights_do_not_depend_on_n_jobs(backend, validation):
+    """The costs are independent joblib jobs, scored in the order of the grid (ties to
+    the first): the same weights, bitwise, for any n_jobs, in threads or processes."""
+    X, score = _signal_data(n=80, noise=2.0)
+    y = _classes(score)
+    kwargs = dict(base="svm2", C_grid=(0.001, 0.01, 0.1, 1.0), random_state=3)
+    if validation == "given":
+        X_val, score_val = _signal_data(n=40, noise=2.0, random_state=5)
+        kwargs |= dict(X_val=X_val, y_val=_classes(score_val))
+    W1 = hybrid_weights(X, y, **kwargs)
+    with parallel_config(backend=backend):
+        for n_jobs in (2, -1):
+            np.testing.assert_array_equal(hybrid_weights(X, y, **kwargs, n_jobs=n_jobs), W1)
+
+
 # ---- bad input --------------------------------------------------------------------------
 
 
