@@ -8,14 +8,22 @@ task each. ``decision_function`` and ``predict`` return lazy Dask arrays (nothin
 until ``.compute()``); ``score`` computes the predictions, a vector of n numbers, and
 returns a float.
 
-``RidgeRegression`` and ``RLSC`` (one-vs-rest beyond two classes) fit a Dask X
-through their sufficient statistics (:func:`fit_ridge`, 002 sec. 3.4, 000 eq. (1)): the objective
-``sum_i s_i (y_i - x_i'b)^2 + lam ||b||^2`` depends on the data only through the
-Gram matrix of the rows ``sqrt(s_i) [x_i, y_i]``, summed over the chunks in one pass;
-the d x d system is solved in memory; a second pass sums ``X'S(y - Xb)``,
-``(y - Xb)'S(y - Xb)`` and ``y'Sy`` over the chunks for the certificate, computed on
-the data (not on the Gram matrix, whose rounding squares the condition number). The
-other estimators' ``fit`` does not take a Dask X (:func:`reject_dask_fit`): it would
+Fits of a Dask X need only what the problem depends on, summed over the chunks:
+
+* ``RidgeRegression`` and ``RLSC`` (:func:`fit_ridge`, 002 sec. 3.4, 000 eq. (1)): the
+  objective ``sum_i s_i (y_i - x_i'b)^2 + lam ||b||^2`` depends on the data only through
+  the Gram matrix of the rows ``sqrt(s_i) [x_i, y_i]``, summed over the chunks in one
+  pass; the d x d system is solved in memory; a second pass sums ``X'S(y - Xb)``,
+  ``(y - Xb)'S(y - Xb)`` and ``y'Sy`` over the chunks for the certificate, computed on
+  the data (not on the Gram matrix, whose rounding squares the condition number).
+* ``WeightedLasso`` and ``AdaptiveLasso`` (:func:`fit_lasso`, 004 eq. (3)): the centred
+  Gram matrix (one pass; two for dense columns with large means), the in-memory
+  estimator on its factor, and a last pass for the lasso certificate's sums.
+* ``SVMDual``, ``L2SVM``, ``L1SVM`` and ``SVM2`` (:func:`fit_on_samples`, 001 eq. (2),
+  004 eq. (6)-(7)): a working set of samples in memory, grown by the samples left out
+  that violate their margin, found chunk by chunk, until none does.
+
+Every other estimator's ``fit`` rejects a Dask X (:func:`reject_dask_fit`): it would
 collect X whole.
 
 Dask is optional: :func:`sparsify._dask.is_dask` is False for every input while
@@ -28,16 +36,31 @@ from functools import partial
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from sklearn.base import clone
 from sklearn.utils.class_weight import compute_sample_weight
 
 from sparsify._dask import check_dask, reduce_row_blocks
-from sparsify.utils import signed_labels
+from sparsify.utils import column_norms, signed_labels
 
+from ._losses import LOSSES
 from ._scores import linear_scores, scores_to_classes
-from .certificates import GAP_TOLERANCE, _ridge_certificate_of_gradient, _sample_weights
+from .certificates import (
+    GAP_TOLERANCE,
+    _certificate,
+    _lasso_certificate_of_sums,
+    _ridge_certificate_of_gradient,
+    _sample_weights,
+)
 from .exceptions import SolverError
 
-__all__ = ["lazy_scores", "lazy_classes", "reject_dask_fit", "fit_ridge"]
+__all__ = [
+    "lazy_scores", "lazy_classes", "reject_dask_fit", "fit_ridge", "fit_lasso", "fit_on_samples"
+]  # fmt: skip
+
+#: The samples of the first working set of an SVM fit on a Dask X.
+FIRST_SAMPLES = 1000
+#: Rounds of an SVM's working set of samples on a Dask X before it gives up.
+MAX_ROUNDS = 30
 
 #: The most features a Dask X may have for the Gram route (a d x d matrix per task).
 GRAM_MAX_FEATURES = 4096
@@ -102,6 +125,44 @@ def lazy_classes(scores, classes):
     )
 
 
+def _inputs(estimator, X, y, sample_weight, *, classifier):
+    """The validated Dask X, y, the sample weights (times ``class_weight``, as in memory)
+    and, for a classifier, its classes (None for a regressor)."""
+    X = check_dask(X, name="X")
+    n = X.shape[0]
+    y = np.asarray(y)
+    if y.shape != (n,):
+        raise ValueError(f"y must have shape ({n},), one entry per row of X; got {y.shape}.")
+    s = _sample_weights(sample_weight, n)
+    class_weight = getattr(estimator, "class_weight", None)
+    if class_weight is not None:  # as in memory: the sample weights times the class weights
+        s = s * compute_sample_weight(class_weight, y)
+    if not classifier:
+        if not np.all(np.isfinite(y.astype(np.float64))):
+            raise ValueError("y contains NaN or infinity; the targets must be finite.")
+        return X, y.astype(np.float64), s, None
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise ValueError(f"y must hold at least two classes; got {classes.size}.")
+    return X, y, s, classes
+
+
+def _check_gram_size(estimator, X):
+    d = X.shape[1]
+    if d > GRAM_MAX_FEATURES:
+        raise ValueError(
+            f"{type(estimator).__name__} fits a Dask X through its {d} x {d} Gram matrix, at "
+            f"most {GRAM_MAX_FEATURES} features: select features first (a selector's transform)."
+        )
+
+
+def _one_vs_rest(estimator, X, y, s, classes):
+    """Beyond two classes, one-vs-rest as in memory: a Dask fit per class."""
+    estimator.classes_, estimator.n_features_in_ = classes, X.shape[1]
+    estimator._fit_one_vs_rest(X, y, s)
+    return estimator
+
+
 def fit_ridge(estimator, X, y, sample_weight, *, classifier):
     """Fit ``RidgeRegression`` (or ``RLSC``: ``classifier``; one-vs-rest, a fit per class,
     beyond two classes) on a Dask X.
@@ -120,60 +181,29 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
         When the certificate computed over the chunks fails (a Gram matrix too badly
         conditioned for float64): fit the data in memory instead.
     """
-    name = type(estimator).__name__
-    X = check_dask(X, name="X")
-    n, d = X.shape
-    if d > GRAM_MAX_FEATURES:
-        raise ValueError(
-            f"{name} fits a Dask X through its {d} x {d} Gram matrix, at most "
-            f"{GRAM_MAX_FEATURES} features: select features first (a selector's transform)."
-        )
-    y = np.asarray(y)
-    if y.shape != (n,):
-        raise ValueError(f"y must have shape ({n},), one entry per row of X; got {y.shape}.")
-    s = _sample_weights(sample_weight, n)
-    class_weight = getattr(estimator, "class_weight", None)
-    if class_weight is not None:  # as in memory: the sample weights times the class weights
-        s = s * compute_sample_weight(class_weight, y)
-    if classifier:
-        classes = np.unique(y)
-        if classes.size < 2:
-            raise ValueError(f"y must hold at least two classes; got {classes.size}.")
-        if classes.size > 2:  # one-vs-rest, as in memory: a fit (two passes) per class
-            estimator.classes_, estimator.n_features_in_ = classes, d
-            estimator._fit_one_vs_rest(X, y, s)
-            return estimator
-        target = signed_labels(y, classes)
-    else:
-        target = y.astype(np.float64)
-        if not np.all(np.isfinite(target)):
-            raise ValueError("y contains NaN or infinity; the targets must be finite.")
+    X, y, s, classes = _inputs(estimator, X, y, sample_weight, classifier=classifier)
+    _check_gram_size(estimator, X)
+    d = X.shape[1]
+    if classifier and classes.size > 2:
+        return _one_vs_rest(estimator, X, y, s, classes)
+    target = signed_labels(y, classes) if classifier else y
     lam = float(estimator.lam)
     gram = reduce_row_blocks(_weighted_gram, X, target, s)
     coef = _solve(gram[:d, :d], gram[:d, d], lam)
     sums = reduce_row_blocks(partial(_residual_sums, coef=coef), X, target, s)
     gradient, residual_squares, y_squares = sums[:d] - lam * coef, sums[d], sums[d + 1]
-    tol = estimator.tol
     certificate = _ridge_certificate_of_gradient(
         residual_squares + lam * coef @ coef, gradient, np.sqrt(residual_squares),
         np.sqrt(y_squares), coef, lam, np.sqrt(np.diag(gram)[:d]), y_squares,
-        tolerance=GAP_TOLERANCE if tol is None else tol,
+        tolerance=_tolerance(estimator),
     )  # fmt: skip
     # No allowance for rounding: the in-memory certificate earns one by re-evaluating in
     # extended precision and entry by entry; here the answer comes from a Gram matrix,
     # whose own rounding that allowance would hide (columns over twelve decades at lam =
     # 1e-8 gave objectives 1e-3 above the in-memory optimum within it).
     certificate = replace(certificate, resolution=0.0)
-    attempt = {"backend": "SVD", "status": "optimal", "reason": "a Dask X: its Gram matrix",
-               "message": "the Gram matrix of [X, y], summed over the chunks",
-               "certificate": certificate, "iterations": 1}  # fmt: skip
-    if not certificate.holds:
-        raise SolverError(
-            f"{name} on a Dask X: the solution of its Gram matrix is not certified on the "
-            f"data ({certificate}); the Gram matrix squares the condition number of X. Fit "
-            "the data in memory, or with a larger lam.",
-            [attempt],
-        )
+    attempt = _gram_attempt("SVD", certificate, 1)
+    _check_certified(estimator, certificate, attempt)
     estimator.n_features_in_ = d
     estimator.certificate_, estimator.dual_gap_ = certificate, certificate.relative_gap
     estimator.backend_, estimator.solve_attempts_, estimator.n_iter_ = "SVD", [attempt], 1
@@ -184,6 +214,268 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
         estimator.coef_, estimator.intercept_ = coef, 0.0
     estimator.__dict__.pop("dual_coef_", None)
     return estimator
+
+
+def fit_lasso(estimator, X, y, sample_weight):
+    """Fit ``WeightedLasso`` or ``AdaptiveLasso`` on a Dask X through its centred Gram matrix.
+
+    The objective ``sum_i s_i (y_i - x_i'b - b0)^2 + lam sum_j W_j |b_j|`` with the free
+    intercept ``b0 = ybar - xbar'b`` (the s-weighted means) depends on the data only
+    through the Gram matrix of the centred rows ``sqrt(s_i) [x_i - xbar, y_i - ybar]``
+    (004 eq. (3)). One pass sums the Gram matrix of ``sqrt(s_i) [1, x_i, y_i]`` and the
+    column sums of squares; the means are subtracted from it, as in memory for sparse
+    data, or (dense chunks whose means are large beside their norms: a timestamp) a
+    second pass sums the Gram matrix of the rows centred in each chunk. The in-memory
+    estimator then solves the problem on a factor of that matrix, 2 (d + 1) rows
+    (``solvers.lasso.factor_of_centred_gram``: the reduction the in-memory lasso makes
+    when n > 2 (d + 1); AdaptiveLasso's initial fit on it is the centred least-squares
+    fit), and a last pass sums what the lasso certificate needs over the chunks
+    (:func:`solvers.certificates._lasso_certificate_of_sums`).
+
+    Raises
+    ------
+    ValueError
+        Bad X, y or sample_weight (naming them), or more than ``GRAM_MAX_FEATURES``
+        features.
+    SolverError
+        When the certificate computed over the chunks fails: fit the data in memory.
+    """
+    from .lasso import _IMPLICIT_CENTRING, factor_of_centred_gram  # (it imports this module)
+
+    X, y, s, _ = _inputs(estimator, X, y, sample_weight, classifier=False)
+    _check_gram_size(estimator, X)
+    d = X.shape[1]
+    # y is in memory: centred here (an offset such as a timestamp would cancel in the
+    # Gram matrix); the columns at their means below.
+    total = s.sum()
+    y_mean = float(s @ y) / total
+    target = y - y_mean
+    stats = reduce_row_blocks(_gram_with_ones, X, target, s)
+    centre = stats[0, 1:] / total  # [xbar, the rounding of ybar]
+    x_mean = centre[:d]
+    squares, norms = np.diag(stats)[1 : d + 1], np.sqrt(stats[-1, 1 : d + 1])
+    # Columns centred in the chunks: their Gram matrix, and below the sums of the
+    # certificate (X'S r of a timestamp column would cancel to its rounding).
+    shift = np.zeros(d)
+    if not sp.issparse(X._meta) and np.any(total * x_mean**2 > _IMPLICIT_CENTRING * squares):
+        shift = x_mean
+        centred = reduce_row_blocks(partial(_centred_gram_of_block, centre=centre), X, target, s)
+        gram, norms = centred[1:-1, 1:], np.sqrt(centred[-1, 1 : d + 1])
+    else:
+        gram = stats[1:-1, 1:] - total * np.outer(centre, centre)
+    # Eigenvalues at the rounding level of the summed Gram matrix are X's null space
+    # (d > n, repeated columns): 0, so that AdaptiveLasso's initial least-squares fit on
+    # the factor is the minimum-norm one, as in memory.
+    # The factor's columns are equilibrated by their centred norms (a timestamp column's
+    # spread, not its offset).
+    floor = (d + 1) * np.finfo(np.float64).eps
+    spread = np.diag(gram)[:d].copy()
+    factor = factor_of_centred_gram(gram.copy(), spread, x_mean, centre[d], floor=floor)
+    rows = factor.rows * np.where(factor.norms > 0, factor.norms, 1.0)
+    try:
+        model = clone(estimator).fit(rows, factor.targets)
+    except SolverError as error:
+        raise SolverError(
+            f"{type(estimator).__name__} on a Dask X: no certified solution on the factor of "
+            f"its Gram matrix ({error}); the Gram matrix squares the condition number of X. "
+            "Fit the data in memory.",
+            error.attempts,
+        ) from error
+    coef = model.coef_
+    intercept = centre[d] - float(x_mean @ coef)  # of the centred target
+    residual_sums = partial(_lasso_sums, coef=coef, intercept=intercept, shift=shift)
+    sums = reduce_row_blocks(residual_sums, X, target, s)
+    named = dict(zip(("sr", "srr", "ssr", "ssrr", "ss"), sums[d:], strict=True))
+    named.update(xsr=sums[:d], xs=total * (x_mean - shift), s=total)
+    weights = model._penalty_weights(rows, factor.targets)
+    certificate = _lasso_certificate_of_sums(
+        coef, float(estimator.lam), weights, named, gram[:d, :d], norms,
+        gram[d, d], tolerance=_tolerance(estimator),
+    )  # fmt: skip
+    attempt = _gram_attempt(model.backend_, certificate, model.n_iter_)
+    _check_certified(estimator, certificate, attempt)
+    fitted = {k: v for k, v in vars(model).items() if k.endswith("_") and not k.startswith("_")}
+    fitted.pop("problem_", None)  # the factor's problem, not this data's
+    vars(estimator).update(fitted)
+    estimator.n_features_in_, estimator.intercept_ = d, y_mean + intercept
+    estimator.objective_, estimator.certificate_ = certificate.primal, certificate
+    estimator.dual_gap_, estimator.solve_attempts_ = certificate.relative_gap, [attempt]
+    return estimator
+
+
+def fit_on_samples(estimator, X, y, sample_weight):
+    """Fit ``SVMDual``, ``L2SVM``, ``L1SVM`` or ``SVM2`` on a Dask X through a working set
+    of samples (Vapnik's chunking, as :mod:`solvers._sample_working_set` in memory).
+
+    Only the samples on or inside the margin (``y_i f_i <= 1``) carry a loss or a
+    multiplier. The rows of a first working set (``FIRST_SAMPLES``, both classes in
+    proportion, positive weights) are collected in one pass; the in-memory estimator
+    fits them (certified on them); one pass over the chunks then computes every margin
+    ``y_i (x_i'w + b)`` and returns the rows of the samples left out with a margin below
+    1 (at most as many as the set holds, the lowest margins of each chunk), which join
+    the set. When no sample left out has a margin below 1, its loss is 0 and its
+    multiplier 0 is the full problem's: the set's multipliers extended by zeros are the
+    full dual solution, and the set's certificate is the full problem's, measured
+    against the full problem's null objective (both classes' total weights). Beyond two
+    classes: one-vs-rest, a Dask fit per class.
+
+    ``alpha_`` is an in-memory array of one multiplier per document (zeros outside the
+    set, as y); ``support_`` indexes the documents. Passes over the data: one, plus one
+    per round.
+
+    Raises
+    ------
+    ValueError
+        Bad X, y or sample_weight (naming them), one class.
+    SolverError
+        When the in-memory fit of the working set fails, or the set stops growing
+        before the margins hold (``MAX_ROUNDS``).
+    """
+    from ._l2_svm import TwoNormSVM  # (these modules import this one)
+    from ._sample_working_set import _initial_samples
+
+    X, y, s, classes = _inputs(estimator, X, y, sample_weight, classifier=True)
+    if classes.size > 2:
+        return _one_vs_rest(estimator, X, y, s, classes)
+    n, d = X.shape
+    labels = signed_labels(y, classes)
+    eligible = np.flatnonzero(s > 0)
+    if np.unique(labels[eligible]).size < 2:
+        raise ValueError(
+            "sample_weight (times class_weight) is 0 on every sample of a class: every class "
+            "needs a positive weight."
+        )
+    working = eligible[_initial_samples(labels[eligible], min(FIRST_SAMPLES, eligible.size))]
+    rows = _take_rows(X, working)
+    weighted = {"class_weight": None} if "class_weight" in estimator.get_params() else {}
+    model = clone(estimator).set_params(**weighted)
+    uniform = sample_weight is None and getattr(estimator, "class_weight", None) is None
+    for _ in range(MAX_ROUNDS):
+        model.fit(rows, labels[working], sample_weight=None if uniform else s[working])
+        outside = s > 0  # a sample of weight 0 carries neither loss nor multiplier
+        outside[working] = False
+        violators = partial(
+            _margin_violators, coef=model.coef_.ravel(), intercept=float(model.intercept_[0]),
+            limit=max(working.size, FIRST_SAMPLES) / n,
+        )  # fmt: skip
+        found, found_rows = reduce_row_blocks(
+            violators, X, labels, outside, combine=_join_rows, rows=True
+        )
+        if found.size == 0:
+            break
+        order = np.argsort(np.concatenate((working, found)), kind="stable")
+        working = np.concatenate((working, found))[order]
+        rows = _stack_rows(rows, found_rows)[order]
+    else:
+        raise SolverError(
+            f"{type(estimator).__name__} on a Dask X: the working set of samples still grew "
+            f"after {MAX_ROUNDS} rounds ({working.size} of {n} samples). Fit the data in "
+            "memory, or select fewer samples.",
+            list(model.solve_attempts_),
+        )
+    subset = model.certificate_
+    factor = model._C_solved if isinstance(model, TwoNormSVM) else 1.0
+    null = factor * LOSSES[model._LOSS].null(labels, s)
+    certificate = _certificate(
+        subset.model, subset.primal, subset.dual, subset.kkt, subset.dual_infeasibility,
+        subset.tolerance, subset.resolution * subset.scale, null=null,
+    )  # fmt: skip
+    fitted = {k: v for k, v in vars(model).items() if k.endswith("_") and not k.startswith("_")}
+    fitted.pop("problem_", None)  # the working set's problem
+    vars(estimator).update(fitted)
+    estimator.alpha_ = np.zeros(n)
+    estimator.alpha_[working] = model.alpha_
+    estimator.support_ = working[model.support_]
+    estimator.classes_, estimator.n_features_in_ = classes, d
+    estimator.certificate_, estimator.dual_gap_ = certificate, certificate.relative_gap
+    estimator.solve_attempts_ = [
+        {**attempt, "message": f"{attempt.get('message', '')} (a working set of {working.size} "
+                               f"of {n} samples of a Dask X)".strip()}
+        for attempt in model.solve_attempts_
+    ]  # fmt: skip
+    return estimator
+
+
+def _take_rows(X, indices):
+    """The rows ``indices`` (sorted) of a Dask X, in memory (one pass)."""
+    picked, rows = reduce_row_blocks(
+        partial(_rows_of_block, indices=indices), X, combine=_join_rows, rows=True
+    )
+    return rows[np.argsort(picked, kind="stable")]
+
+
+def _rows_of_block(block, indices, rows):
+    """The rows of ``indices`` that fall in this block, with their indices."""
+    inside = indices[(indices >= rows.start) & (indices < rows.stop)]
+    return inside, block[inside - rows.start]
+
+
+def _margin_violators(block, labels, outside, coef, intercept, limit, rows):
+    """The samples of this block left out of the working set with a margin below 1
+    (at most ``ceil(limit * rows)``, the lowest margins), and their rows."""
+    margins = labels * (np.asarray(block @ coef).ravel() + intercept)
+    violators = np.flatnonzero(outside & (margins < 1.0))
+    most = int(np.ceil(limit * block.shape[0]))
+    if violators.size > most:
+        violators = np.sort(violators[np.argsort(margins[violators], kind="stable")[:most]])
+    return violators + rows.start, block[violators]
+
+
+def _join_rows(first, second):
+    """Concatenate two (indices, rows) pairs (rows dense or sparse)."""
+    return np.concatenate((first[0], second[0])), _stack_rows(first[1], second[1])
+
+
+def _stack_rows(top, bottom):
+    return sp.vstack((top, bottom), format="csr") if sp.issparse(top) else np.vstack((top, bottom))
+
+
+def _tolerance(estimator):
+    return GAP_TOLERANCE if estimator.tol is None else estimator.tol
+
+
+def _gram_attempt(backend, certificate, iterations):
+    """The record of a fit through the Gram matrix (``solve_attempts_``)."""
+    return {"backend": backend, "status": "optimal", "reason": "a Dask X: its Gram matrix",
+            "message": "the Gram matrix of [X, y], summed over the chunks",
+            "certificate": certificate, "iterations": iterations}  # fmt: skip
+
+
+def _check_certified(estimator, certificate, attempt):
+    if not certificate.holds:
+        raise SolverError(
+            f"{type(estimator).__name__} on a Dask X: the solution of its Gram matrix is "
+            f"not certified on the data ({certificate}); the Gram matrix squares the "
+            "condition number of X. Fit the data in memory, or with a larger lam.",
+            [attempt],
+        )
+
+
+def _gram_with_ones(block, target, weight):
+    """``[1, B, t]' S [1, B, t]`` of one chunk, and a last row holding ``[0, sum_i B_ij^2, 0]``."""
+    ones = np.ones((block.shape[0], 1))
+    sparse = sp.issparse(block)
+    stacked = sp.hstack((ones, block), format="csr") if sparse else np.hstack((ones, block))
+    squares = column_norms(block) ** 2
+    return np.vstack((_weighted_gram(stacked, target, weight), np.concatenate(([0], squares, [0]))))
+
+
+def _centred_gram_of_block(block, target, weight, centre):
+    """:func:`_gram_with_ones` of one dense chunk centred, ``[B - 1 xbar', t - ybar]``."""
+    return _gram_with_ones(block - centre[:-1], target - centre[-1], weight)
+
+
+def _lasso_sums(block, target, weight, coef, intercept, shift):
+    """``[Bc'S r, sum s r, sum s r^2, sum s^2 r, sum s^2 r^2, sum s^2]`` of one chunk, with
+    ``r = t - B coef - b0`` and the columns ``Bc = B - 1 shift'`` (dense chunks;
+    ``shift`` is 0 for sparse ones)."""
+    if np.any(shift):
+        block = block - shift
+        intercept = intercept + shift @ coef
+    residual = target - np.asarray(block @ coef).ravel() - intercept
+    weighted = weight * residual
+    scalars = [weighted.sum(), weighted @ residual, weight @ weighted, weighted @ weighted]
+    return np.concatenate((np.asarray(block.T @ weighted).ravel(), scalars, [weight @ weight]))
 
 
 def _weighted_gram(block, target, weight):

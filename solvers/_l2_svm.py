@@ -31,6 +31,7 @@ from sparsify.utils import column_norms
 from ._base import optimal, own_options, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns, large_columns
+from ._dask_models import fit_on_samples
 from ._losses import LOSSES, margin_slack
 from ._polish import hinge_intercept, refit_svm_dual
 from ._sample_working_set import SampleWorkingSet
@@ -256,6 +257,11 @@ class TwoNormSVM(SampleWorkingSet):
             return outcome
         finally:
             self._column_scale = None
+
+    def _fit_dask(self, X, y, sample_weight):
+        """Fit a Dask X through a working set of samples, certified on every chunk
+        (:func:`solvers._dask_models.fit_on_samples`)."""
+        return fit_on_samples(self, X, y, sample_weight)
 
     def _lift_samples(self, X, y, alpha):
         """The full problem's attributes from the multipliers of every sample."""

@@ -991,14 +991,75 @@ def lasso_certificate(
         scaled_u = np.divide(u, root, out=np.zeros_like(u), where=root > 0)
         u = u - s * (Z @ np.linalg.lstsq(root[:, None] * Z, scaled_u, rcond=None)[0])
         correlations = _correlations(X, u)
-    t_max = l1_dual_scaling(correlations, lam, weights)
-    # Dual along the ray t u: t (u'r + (X'u)'b + b0 1'u) - t^2 sum_i u_i^2 / (4 s_i),
-    # for 0 <= t <= t_max.
     linear = u @ residual + correlations @ coef + intercept * u.sum()
-    quadratic = squares_over_weights(u, s)
-    t = t_max if quadratic <= 0 else min(max(2.0 * linear / quadratic, 0.0), t_max)
-    dual = t * linear - t * t * quadratic / 4.0
+    dual = _lasso_dual_on_ray(linear, squares_over_weights(u, s), correlations, lam, weights)
     null = SQUARES.null(y, s)
+    return _certificate("lasso", primal, dual, kkt, 0.0, tolerance, null=null)
+
+
+def _lasso_dual_on_ray(linear, quadratic, correlations, lam, weights):
+    """The best lasso dual value along the ray ``t u``, ``0 <= t <= t_max``.
+
+    ``linear = u'r + (X'u)'b + b0 1'u`` and ``quadratic = sum_i u_i^2 / s_i``; the dual
+    along the ray is ``t linear - t^2 quadratic / 4`` and ``t_max`` the largest t with
+    ``t |X_j'u| <= lam W_j`` (``correlations = X'u``).
+    """
+    t_max = l1_dual_scaling(correlations, lam, weights)
+    t = t_max if quadratic <= 0 else min(max(2.0 * linear / quadratic, 0.0), t_max)
+    return t * linear - t * t * quadratic / 4.0
+
+
+def _lasso_certificate_of_sums(coef, lam, weights, sums, gram, norms, null, *, tolerance):
+    """:func:`lasso_certificate` from sums over the rows (a Dask X sums them over its
+    chunks, :mod:`solvers._dask_models`).
+
+    With the residual ``r = y - X b - b0``, ``u = 2 s (r - rbar)`` (``rbar`` its
+    s-weighted mean) has ``X'u = 2 (X'S r - rbar X's)``, ``||u||^2 = 4 sum_i s_i^2 (r_i -
+    rbar)^2``, ``u'r = 2 sum_i s_i (r_i - rbar)^2 = sum_i u_i^2 / s_i``. The nearly free
+    columns F are projected out as in :func:`lasso_certificate` (onto ``{Z'u = 0}``,
+    ``Z = [1, X_F]``, in the metric of ``S^-1``): with the centred columns ``Xc_F``,
+    ``u - S Xc_F c`` with ``(Xc_F'S Xc_F) c = X_F'u``, whose terms are entries of the
+    centred Gram matrix. The certificate is the same for X and its columns shifted,
+    ``X - 1 m'`` (the intercept absorbs m): the sums may be of either.
+
+    Parameters
+    ----------
+    coef : ndarray of shape (n_features,)
+    lam : float > 0
+    weights : ndarray of shape (n_features,)
+        Penalty weights, each >= 0 or +inf. (The intercept's term ``b0 1'u`` is 0.)
+    sums : dict
+        ``xsr`` (``X'S r``), ``xs`` (``X's``), ``sr``, ``srr``, ``ssr``, ``ssrr``, ``ss``,
+        ``s`` (``sum_i s_i r_i``, ``s_i r_i^2``, ``s_i^2 r_i``, ``s_i^2 r_i^2``, ``s_i^2``,
+        ``s_i``).
+    gram : ndarray of shape (n_features, n_features)
+        ``Xc'S Xc`` of the columns centred at their s-weighted means.
+    norms : ndarray of shape (n_features,)
+        The column norms of X.
+    null : float
+        ``sum_i s_i (y_i - ybar)^2``.
+    tolerance : float
+
+    Returns
+    -------
+    Certificate
+    """
+    rbar = sums["sr"] / sums["s"]
+    centred_squares = max(sums["srr"] - rbar * sums["sr"], 0.0)  # sum_i s_i (r_i - rbar)^2
+    correlations = 2.0 * (sums["xsr"] - rbar * sums["xs"])
+    dual_norm = 2.0 * np.sqrt(max(sums["ssrr"] - 2 * rbar * sums["ssr"] + rbar**2 * sums["ss"], 0))
+    primal = sums["srr"] + l1_value(lam, weights, coef)
+    kkt = l1_kkt_violation(correlations, coef, lam, weights, norms, dual_norm)
+    u_r, quadratic = 2.0 * centred_squares, 4.0 * centred_squares  # u'r, sum_i u_i^2 / s_i
+    free = _nearly_free(None, lam, weights, dual_norm, norms)
+    if free.size:
+        c = np.linalg.lstsq(gram[np.ix_(free, free)], correlations[free], rcond=None)[0]
+        x_mean = sums["xs"] / sums["s"]
+        u_r -= c @ (sums["xsr"][free] - x_mean[free] * sums["sr"])  # c' Xc_F'S r
+        quadratic += c @ gram[np.ix_(free, free)] @ c - 2.0 * (c @ correlations[free])
+        correlations = correlations - gram[:, free] @ c
+    linear = u_r + correlations @ coef
+    dual = _lasso_dual_on_ray(linear, quadratic, correlations, lam, weights)
     return _certificate("lasso", primal, dual, kkt, 0.0, tolerance, null=null)
 
 

@@ -208,6 +208,13 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
         return self.coef_
 
+    def _fit_dask(self, X, y, sample_weight):
+        """Fit a Dask X through its centred Gram matrix, certified over its chunks
+        (:func:`solvers._dask_models.fit_lasso`)."""
+        from ._dask_models import fit_lasso  # (that module is imported by this one's base)
+
+        return fit_lasso(self, X, y, sample_weight)
+
     def _polish(self, X, y):
         refitted = refit_on_support(
             X,
@@ -376,12 +383,22 @@ def _least_squares_factor(X, y, sample_weight=None):
         norms ``sqrt(sum_i s_i x_ij^2)`` (of X itself without sample weights),
         ``x_mean`` (d,) and ``y_mean``: the s-weighted means.
     """
-    gram, squares, x_mean, y_mean = _centred_gram(X, y, sample_weight)
+    return factor_of_centred_gram(*_centred_gram(X, y, sample_weight))
+
+
+def factor_of_centred_gram(gram, squares, x_mean, y_mean, *, floor=0.0):
+    """:func:`_least_squares_factor` from the Gram matrix of the centred ``[X, y]`` (rows
+    scaled by ``sqrt(s_i)``), ``squares = sum_i s_i x_ij^2`` and the s-weighted means (a
+    Dask X sums them over its chunks, :mod:`solvers._dask_models`); ``gram`` is modified.
+    Eigenvalues below ``floor`` times the largest are taken as 0 (the rounding of a Gram
+    matrix summed from chunks: X's null space, where d > n or columns repeat)."""
     norms = np.sqrt(squares)
     scales = np.append(np.where(norms > 0, norms, 1.0), 1.0)
     gram /= np.outer(scales, scales)
     values, vectors = np.linalg.eigh(gram)
-    R = np.sqrt(np.maximum(values, 0.0) / 2.0)[:, None] * vectors.T
+    values[values <= floor * values.max(initial=0.0)] = 0.0
+    R = np.sqrt(values / 2.0)[:, None] * vectors.T
+    R[:, :-1][:, norms == 0] = 0.0  # a zero column, exactly (not the eigenvectors' rounding)
     return _LeastSquaresFactor(
         np.vstack((R[:, :-1], -R[:, :-1])),
         np.concatenate((R[:, -1], -R[:, -1])),

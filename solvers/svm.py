@@ -30,6 +30,7 @@ from ._base import (
     POSITIVE,
     BinaryLinearClassifier,
 )
+from ._dask_models import fit_on_samples
 from ._l1_models import WeightedL1Penalty
 from ._l2_svm import TwoNormSVM, hinge, margin, support
 from ._losses import LOSSES, SQUARED_HINGE
@@ -456,6 +457,11 @@ class _WeightedL1SVM(PublicNames, WeightedL1Penalty, BinaryLinearClassifier):
 
     def _fit_pm(self, X, y):
         self._fit_penalised(X, y)
+
+    def _fit_dask(self, X, y, sample_weight):
+        """Fit a Dask X through a working set of samples, certified on every chunk
+        (:func:`solvers._dask_models.fit_on_samples`)."""
+        return fit_on_samples(self, X, y, sample_weight)
 
     def _lift_samples(self, X, y, alpha):
         self.alpha_ = alpha

@@ -109,14 +109,18 @@ def _estimators():
             yield obj
 
 
+#: The estimators that fit a Dask X (tests/solvers/test_dask_fit.py and
+#: test_dask_fit_lasso_svm.py).
+DASK_FIT = {"RidgeRegression", "RLSC", "WeightedLasso", "AdaptiveLasso", "SVMDual", "L2SVM",
+            "L1SVM", "SVM2"}  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    "cls",
-    [c for c in _estimators() if c.__name__ not in ("RidgeRegression", "RLSC")],
-    ids=lambda c: c.__name__,
+    "cls", [c for c in _estimators() if c.__name__ not in DASK_FIT], ids=lambda c: c.__name__
 )
 def test_fit_on_a_dask_array_says_what_to_do_instead_of_collecting_it(cls):
-    """docs/dask.md: the estimators without a Dask fit (all but RidgeRegression and RLSC,
-    tests/solvers/test_dask_fit.py) do not compute a Dask X whole to fit it."""
+    """docs/dask.md: the estimators without a Dask fit do not compute a Dask X whole to
+    fit it."""
     X, target = _data(5)
     y = target if "Lasso" in cls.__name__ or "Ridge" in cls.__name__ else np.sign(target)
     with pytest.raises(TypeError, match=rf"{cls.__name__}.fit does not take a Dask array"):
