@@ -184,30 +184,52 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
     X, y, s, classes = _inputs(estimator, X, y, sample_weight, classifier=classifier)
     _check_gram_size(estimator, X)
     d = X.shape[1]
-    if classifier and classes.size > 2:
-        return _one_vs_rest(estimator, X, y, s, classes)
-    target = signed_labels(y, classes) if classifier else y
+    if classifier and classes.size > 2:  # one-vs-rest: a column of +-1 per class
+        targets = np.where(y[:, None] == classes, 1.0, -1.0)
+    else:
+        targets = (signed_labels(y, classes) if classifier else y)[:, None]
     lam = float(estimator.lam)
-    gram = reduce_row_blocks(_weighted_gram, X, target, s)
-    coef = _solve(gram[:d, :d], gram[:d, d], lam)
-    sums = reduce_row_blocks(partial(_residual_sums, coef=coef), X, target, s)
-    gradient, residual_squares, y_squares = sums[:d] - lam * coef, sums[d], sums[d + 1]
-    certificate = _ridge_certificate_of_gradient(
-        residual_squares + lam * coef @ coef, gradient, np.sqrt(residual_squares),
-        np.sqrt(y_squares), coef, lam, np.sqrt(np.diag(gram)[:d]), y_squares,
-        tolerance=_tolerance(estimator),
-    )  # fmt: skip
-    # No allowance for rounding: the in-memory certificate earns one by re-evaluating in
-    # extended precision and entry by entry; here the answer comes from a Gram matrix,
-    # whose own rounding that allowance would hide (columns over twelve decades at lam =
-    # 1e-8 gave objectives 1e-3 above the in-memory optimum within it).
-    certificate = replace(certificate, resolution=0.0)
-    attempt = _gram_attempt("SVD", certificate, 1)
-    _check_certified(estimator, certificate, attempt)
+    gram = reduce_row_blocks(_weighted_gram, X, targets, s)
+    coefs = _solve(gram[:d, :d], gram[:d, d:], lam)
+    sums = reduce_row_blocks(partial(_residual_sums, coef=coefs), X, targets, s)
+    norms = np.sqrt(np.diag(gram)[:d])
+    fits = []
+    for coef, column in zip(coefs.T, sums.T, strict=True):
+        gradient, residual_squares, y_squares = column[:d] - lam * coef, column[d], column[d + 1]
+        certificate = _ridge_certificate_of_gradient(
+            residual_squares + lam * coef @ coef, gradient, np.sqrt(residual_squares),
+            np.sqrt(y_squares), coef, lam, norms, y_squares, tolerance=_tolerance(estimator),
+        )  # fmt: skip
+        # No allowance for rounding: the in-memory certificate earns one by re-evaluating
+        # in extended precision and entry by entry; here the answer comes from a Gram
+        # matrix, whose own rounding that allowance would hide (columns over twelve
+        # decades at lam = 1e-8 gave objectives 1e-3 above the in-memory optimum in it).
+        certificate = replace(certificate, resolution=0.0)
+        _check_certified(estimator, certificate, _gram_attempt("SVD", certificate, 1))
+        fits.append((coef, certificate))
+    if targets.shape[1] > 1:  # as in memory: a binary estimator per class, gathered
+        weighted = {"class_weight": None} if "class_weight" in estimator.get_params() else {}
+        estimator.estimators_ = [
+            _set_ridge_fit(clone(estimator).set_params(**weighted), coef, certificate, d,
+                           np.array([0, 1]))
+            for coef, certificate in fits
+        ]  # fmt: skip
+        estimator.classes_, estimator.n_features_in_ = classes, d
+        estimator.coef_ = np.vstack([est.coef_ for est in estimator.estimators_])
+        estimator.intercept_ = np.zeros(classes.size)
+        estimator._gather(estimator.estimators_)
+        return estimator
+    return _set_ridge_fit(estimator, *fits[0], d, classes)
+
+
+def _set_ridge_fit(estimator, coef, certificate, d, classes):
+    """Set the fitted attributes of a ridge fit through the Gram matrix (a classifier's
+    when ``classes`` is given)."""
     estimator.n_features_in_ = d
     estimator.certificate_, estimator.dual_gap_ = certificate, certificate.relative_gap
-    estimator.backend_, estimator.solve_attempts_, estimator.n_iter_ = "SVD", [attempt], 1
-    if classifier:
+    attempts = [_gram_attempt("SVD", certificate, 1)]
+    estimator.backend_, estimator.solve_attempts_, estimator.n_iter_ = "SVD", attempts, 1
+    if classes is not None:
         estimator.classes_ = classes
         estimator.coef_, estimator.intercept_ = coef.reshape(1, -1), np.zeros(1)
     else:
@@ -479,23 +501,28 @@ def _lasso_sums(block, target, weight, coef, intercept, shift):
 
 
 def _weighted_gram(block, target, weight):
-    """``[B, t]' S [B, t]`` of one chunk of rows, dense ((d + 1) x (d + 1))."""
+    """``[B, T]' S [B, T]`` of one chunk of rows and its targets (a vector, or a column
+    per class), dense."""
+    target = target.reshape(target.shape[0], -1)
     weighted = sp.diags(weight) @ block if sp.issparse(block) else weight[:, None] * block
     top = np.asarray((block.T @ weighted).toarray() if sp.issparse(block) else block.T @ weighted)
-    cross = np.asarray(weighted.T @ target).ravel()
-    gram = np.empty((top.shape[0] + 1,) * 2)
-    gram[:-1, :-1], gram[:-1, -1], gram[-1, :-1] = top, cross, cross
-    gram[-1, -1] = weight @ (target * target)
+    cross = np.asarray(weighted.T @ target)
+    d = top.shape[0]
+    gram = np.empty((d + target.shape[1],) * 2)
+    gram[:d, :d], gram[:d, d:], gram[d:, :d] = top, cross, cross.T
+    gram[d:, d:] = target.T @ (weight[:, None] * target)
     return gram
 
 
 def _residual_sums(block, target, weight, coef):
-    """``[B'S r, r'S r, t'S t]`` of one chunk, ``r = t - B coef``."""
-    residual = target - np.asarray(block @ coef).ravel()
-    weighted = weight * residual
-    return np.concatenate(
-        (np.asarray(block.T @ weighted).ravel(), [weighted @ residual, weight @ (target * target)])
-    )
+    """``[B'S R; diag(R'S R); diag(T'S T)]`` of one chunk, ``R = T - B C`` (a column per
+    target)."""
+    residual = target - np.asarray(block @ coef)
+    weighted = weight[:, None] * residual
+    return np.vstack((
+        np.asarray(block.T @ weighted), (weighted * residual).sum(axis=0),
+        weight @ (target * target),
+    ))  # fmt: skip
 
 
 def _solve(gram, rhs, lam):

@@ -61,15 +61,22 @@ def test_two_class_rlsc_on_dask_is_the_in_memory_fit(sparse):
     np.testing.assert_array_equal(fit.predict(_dask(X, 64, sparse)).compute(), reference.predict(X))
 
 
-def test_multiclass_rlsc_on_dask_is_the_in_memory_one_vs_rest():
+def test_multiclass_rlsc_on_dask_is_the_in_memory_one_vs_rest(monkeypatch):
+    """Two passes over the data for all the classes (the Gram matrix with a target column
+    per class, then the certificates' sums), not two per class."""
+    passes = []
+    reduce = dask_models.reduce_row_blocks
+    counted = lambda *args, **kwargs: passes.append(1) or reduce(*args, **kwargs)  # noqa: E731
+    monkeypatch.setattr(dask_models, "reduce_row_blocks", counted)
     X, y = _data(8)
     labels = np.digitize(y, np.quantile(y, [0.3, 0.7]))
     s = np.random.default_rng(8).uniform(0.5, 2.0, y.size)
     fit = RLSC(lam=0.5, class_weight="balanced").fit(_dask(X, 90, True), labels, sample_weight=s)
+    assert len(passes) == 2
     reference = RLSC(lam=0.5, class_weight="balanced").fit(X, labels, sample_weight=s)
     assert fit.coef_.shape == (3, 9) and len(fit.certificate_) == 3
     np.testing.assert_allclose(fit.coef_, reference.coef_, rtol=1e-9, atol=1e-12)
-    assert all(c.holds for c in fit.certificate_)
+    assert all(c.holds for c in fit.certificate_) and len(fit.estimators_) == 3
     np.testing.assert_allclose(fit.objective_, reference.objective_, rtol=1e-10)
     np.testing.assert_array_equal(fit.predict(_dask(X, 90, True)).compute(), reference.predict(X))
 

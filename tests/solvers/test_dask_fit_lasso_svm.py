@@ -16,8 +16,19 @@ import scipy.sparse as sp
 
 da = pytest.importorskip("dask.array")
 
+from sklearn.base import is_classifier  # noqa: E402
+
 import solvers._dask_models as dask_models  # noqa: E402
-from solvers import L1SVM, L2SVM, SVM2, AdaptiveLasso, SVMDual, WeightedLasso  # noqa: E402
+from solvers import (  # noqa: E402
+    L1SVM,
+    L2SVM,
+    RLSC,
+    SVM2,
+    AdaptiveLasso,
+    RidgeRegression,
+    SVMDual,
+    WeightedLasso,
+)
 from solvers.certificates import (  # noqa: E402
     _lasso_certificate_of_sums,
     lasso_certificate,
@@ -259,15 +270,32 @@ def test_bad_svm_input_is_named():
         SVMDual().fit(corpus, labels, sample_weight=np.ones(3))
 
 
-def test_svm_and_lasso_on_a_local_cluster():
+@pytest.fixture(scope="module")
+def client():
     distributed = pytest.importorskip("distributed")
-    X, y = _data(8)
-    labels = np.where(y > 0, 1, -1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:  # fmt: skip
-        with distributed.Client(cluster):
-            svm = SVM2(lam=2.0).fit(_dask(X, 50, True), labels)
-            lasso = WeightedLasso(lam=10.0).fit(_dask(X, 50, False), y)
-    np.testing.assert_allclose(svm.coef_, SVM2(lam=2.0).fit(X, labels).coef_, atol=1e-8)
-    np.testing.assert_allclose(lasso.coef_, WeightedLasso(lam=10.0).fit(X, y).coef_, atol=1e-8)
-    assert svm.certificate_.holds and lasso.certificate_.holds
+        with distributed.Client(cluster) as client:
+            yield client
+
+
+@pytest.mark.parametrize("case", [*LASSOS[::2], *SVMS, (RidgeRegression, {"lam": 2.0}),
+                                  (RLSC, {"lam": 2.0})], ids=_id)  # fmt: skip
+@pytest.mark.parametrize("sparse", [False, True], ids=["numpy-chunks", "csr-chunks"])
+def test_every_estimator_on_a_local_cluster(client, case, sparse, small_first_set):
+    """Each estimator with a Dask fit, its tasks run on the workers of a LocalCluster:
+    the in-memory fit, certified."""
+    import distributed
+
+    cls, params = case
+    X, y = _data(8)
+    if is_classifier(cls()):
+        y = np.where(y > 0, 1, -1)
+    with distributed.get_task_stream(client) as stream:
+        fit = cls(**params).fit(_dask(X, 50, sparse), y)
+    assert len(stream.data) >= 12  # at least a pass over the 12 chunks ran on the workers
+    reference = cls(**params).fit(X, y)
+    assert fit.certificate_.holds
+    np.testing.assert_allclose(fit.objective_, reference.objective_, rtol=1e-8)
+    scale = np.abs(reference.coef_).max()
+    np.testing.assert_allclose(fit.coef_, reference.coef_, atol=1e-6 * scale)
