@@ -148,33 +148,3 @@ def test_ridge_on_a_local_cluster():
             fit = RidgeRegression(lam=1.0).fit(_dask(X, 50, True), y)
     np.testing.assert_allclose(fit.coef_, reference.coef_, rtol=1e-9, atol=1e-12)
     assert fit.certificate_.holds
-
-
-@pytest.mark.parametrize("lam", [1.0, 1e-8])
-def test_the_numerics_sweeps_inputs_on_dask_are_right_or_a_clear_error(lam):
-    """The awkward columns of the numerics sweep (duplicates, zeros, 1e-12, a timestamp,
-    twelve decades, an offset target), n > d and d > n, with and without sample weights:
-    certified and equal to the in-memory optimum, or a SolverError saying to fit in
-    memory (a Gram matrix float64 cannot resolve), never a certified wrong answer."""
-    import itertools
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_numerics_sweep import KINDS, SHAPES
-    from test_numerics_sweep import _data as sweep_data
-
-    for kind, shape, weighted in itertools.product(KINDS, SHAPES, (False, True)):
-        X, _, y, _, s = sweep_data(kind, shape, 0)
-        s = s if weighted else None
-        try:
-            reference = RidgeRegression(lam=lam).fit(X, y, sample_weight=s)
-        except SolverError:
-            continue
-        try:
-            fit = RidgeRegression(lam=lam).fit(_dask(X, 7, True), y, sample_weight=s)
-        except SolverError as error:
-            assert "in memory" in str(error)
-            continue
-        assert fit.certificate_.holds, (kind, shape)
-        np.testing.assert_allclose(fit.objective_, reference.objective_, rtol=1e-6)
