@@ -1,5 +1,9 @@
 """A worker process killed while a model fits a Dask X: the fit ends with the in-memory answer.
 
+Every estimator whose fit takes a Dask X: ridge and RLSC (the Gram matrix, then the
+certificate's sums), the lasso (the centred Gram matrix), the SVMs (a working set of
+samples, a pass per round).
+
 X is made chunk by chunk on the workers (a seeded function, as a corpus read from
 storage would be), so whatever a dead worker held (its chunks, its partial sums) can be
 recomputed from the graph; the scheduler does that, and the fit goes on. Two ways to
@@ -20,7 +24,16 @@ da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
 import solvers._dask_models as dask_models  # noqa: E402
-from solvers import RLSC, RidgeRegression  # noqa: E402
+from solvers import (  # noqa: E402
+    L1SVM,
+    L2SVM,
+    RLSC,
+    SVM2,
+    AdaptiveLasso,
+    RidgeRegression,
+    SVMDual,
+    WeightedLasso,
+)
 
 N, D, CHUNK = 600, 8, 50
 
@@ -28,6 +41,12 @@ N, D, CHUNK = 600, 8, 50
 FITS = [
     pytest.param(lambda: RidgeRegression(lam=1.0), "regression", id="RidgeRegression"),
     pytest.param(lambda: RLSC(lam=1.0), "classification", id="RLSC"),
+    pytest.param(lambda: WeightedLasso(lam=5.0), "regression", id="WeightedLasso"),
+    pytest.param(lambda: AdaptiveLasso(lam=5.0), "regression", id="AdaptiveLasso"),
+    pytest.param(lambda: L2SVM(C=1.0), "classification", id="L2SVM"),
+    pytest.param(lambda: SVMDual(C=1.0), "classification", id="SVMDual"),
+    pytest.param(lambda: SVM2(lam=5.0), "classification", id="SVM2"),
+    pytest.param(lambda: L1SVM(lam=5.0), "classification", id="L1SVM"),
 ]
 
 
