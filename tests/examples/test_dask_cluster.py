@@ -1,9 +1,11 @@
-"""examples/dask_cluster.py runs: a LocalCluster, the corpus built on the workers, an SVM."""
+"""examples/dask_cluster.py runs: a LocalCluster, the corpus built on the workers, an SVM,
+and a model fitted on the cluster on the lazily selected columns, certified there."""
 
 import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("distributed")
@@ -26,3 +28,29 @@ def test_selects_on_the_cluster_and_the_svm_learns(capsys):
     # The two classes differ in 20 topic words (five times as frequent): the selected
     # words separate them far better than chance, as do all 1000.
     assert all(float(a) > 0.7 for a in accuracy.values()), out
+    # RLSC fitted on the cluster on the other 36000 documents, certified there (the
+    # script raises otherwise), and its lazy test accuracy as good.
+    fitted = re.search(r"RLSC fitted on the cluster: (\d+) documents x (\d+) selected words", out)
+    assert fitted and fitted.groups() == ("36000", str(kept)), out
+    assert "certificate holds" in out
+    cluster_accuracy = float(re.search(r"RLSC on the cluster: test accuracy ([\d.]+)", out)[1])
+    assert cluster_accuracy > 0.7, out
+
+
+@pytest.mark.parametrize("name", sorted(dask_cluster.CLUSTER_MODELS))
+def test_each_cluster_model_fits_a_dask_x_certified(name):
+    """The cluster step on a small corpus with the threaded scheduler: every model of
+    --model fits the Dask X certified, and its lazy accuracy is that of its predictions."""
+    import dask
+
+    X, y = dask_cluster.synthetic_corpus(4000, d=200, chunk=1000)
+    with dask.config.set(scheduler="threads"):
+        model = dask_cluster.fit_on_cluster(
+            dask_cluster.CLUSTER_MODELS[name](), X[1000:], y[1000:].compute()
+        )
+        lazy = dask_cluster.lazy_accuracy(model, X[:1000], y[:1000])
+        predicted = np.asarray(model.predict(X[:1000].compute()))
+    if name == "RidgeRegression":
+        predicted = (predicted > 0).astype(int)
+    assert lazy == pytest.approx(np.mean(predicted == y[:1000].compute()))
+    assert lazy > 0.6
