@@ -105,3 +105,29 @@ def test_warm_start_benchmark_quick(capsys):
     assert "cold / warm" in capsys.readouterr().out
     for row in rows[:2]:  # CD
         assert row["warm_iter"] < row["cold_iter"], row
+
+
+def test_scale_fit_benchmark_quick(capsys, monkeypatch):
+    """The Dask fits at a tiny size (two in-process workers): every fit on Dask certified
+    and equal to the in-memory fit; each chunk computed a whole number of times (the
+    passes); an estimator whose fit does not take a Dask X is reported, not fatal."""
+    pytest.importorskip("distributed")
+    from benchmarks import scale_fit
+    from solvers import HybridSVM
+
+    monkeypatch.setitem(
+        scale_fit.CASES, "HybridSVM", scale_fit.Case(lambda n: HybridSVM(), "classification")
+    )
+    rows = scale_fit.main(["--quick", "--in-process", "--threads", "1", "--estimators", "all"])
+    out = capsys.readouterr().out
+    assert "| estimator | Dask fit |" in out
+    by_name = {row["estimator"]: row for row in rows}
+    assert by_name["HybridSVM"]["status"] == "not on Dask yet"
+    for name in ("RidgeRegression", "RLSC"):
+        assert by_name[name]["status"] == "ok"
+    for row in rows:
+        if row["status"] == "ok":
+            assert row["certified"] and row["agrees"], row
+            assert row["objective_ok"] and row["coef_ok"], row
+            assert row["passes"] >= 1 and row["passes"] == int(row["passes"]), row
+    assert by_name["RidgeRegression"]["passes"] == 2  # the Gram matrix, the certificate
