@@ -30,6 +30,7 @@ Dask is optional: :func:`sparsify._dask.is_dask` is False for every input while
 ``dask.array`` has not been imported.
 """
 
+import warnings
 from dataclasses import replace
 from functools import partial
 
@@ -59,6 +60,11 @@ __all__ = [
 
 #: The samples of the first working set of an SVM fit on a Dask X.
 FIRST_SAMPLES = 1000
+#: A working set above this share of the samples (and above the first set) is reported
+#: (a UserWarning).
+LARGE_SET = 0.5
+#: At most this many times the working set's samples join it in a round.
+GROWTH = 4
 #: Rounds of an SVM's working set of samples on a Dask X before it gives up.
 MAX_ROUNDS = 30
 
@@ -334,7 +340,8 @@ def fit_on_samples(estimator, X, y, sample_weight):
     proportion, positive weights) are collected in one pass; the in-memory estimator
     fits them (certified on them); one pass over the chunks then computes every margin
     ``y_i (x_i'w + b)`` and returns the rows of the samples left out with a margin below
-    1 (at most as many as the set holds, the lowest margins of each chunk), which join
+    1 (at most ``GROWTH`` times as many as the set holds, the lowest margins of each
+    chunk: a first model too rough does not collect most of X), which join
     the set. When no sample left out has a margin below 1, its loss is 0 and its
     multiplier 0 is the full problem's: the set's multipliers extended by zeros are the
     full dual solution, and the set's certificate is the full problem's, measured
@@ -378,7 +385,7 @@ def fit_on_samples(estimator, X, y, sample_weight):
         outside[working] = False
         violators = partial(
             _margin_violators, coef=model.coef_.ravel(), intercept=float(model.intercept_[0]),
-            limit=max(working.size, FIRST_SAMPLES) / n,
+            limit=GROWTH * working.size / n,
         )  # fmt: skip
         found, found_rows = reduce_row_blocks(
             violators, X, labels, outside, combine=_join_rows, rows=True
@@ -394,6 +401,14 @@ def fit_on_samples(estimator, X, y, sample_weight):
             f"after {MAX_ROUNDS} rounds ({working.size} of {n} samples). Fit the data in "
             "memory, or select fewer samples.",
             list(model.solve_attempts_),
+        )
+    if working.size > max(LARGE_SET * n, FIRST_SAMPLES):
+        warnings.warn(
+            f"{type(estimator).__name__} on a Dask X held {working.size} of its {n} samples "
+            "in memory: most samples are on or inside the margin (a strong penalty: a larger "
+            "C or a smaller lam keeps fewer), so the working set saves little over X.compute().",
+            UserWarning,
+            stacklevel=4,
         )
     subset = model.certificate_
     factor = model._C_solved if isinstance(model, TwoNormSVM) else 1.0

@@ -36,6 +36,10 @@ from solvers.certificates import (  # noqa: E402
 )
 from solvers.exceptions import SolverError  # noqa: E402
 
+# The small noisy problems here keep most samples in the working set: its warning is
+# tested once, below.
+pytestmark = pytest.mark.filterwarnings("ignore:.* samples in memory:UserWarning")
+
 SVMS = [(SVMDual, {"C": 0.5}), (L2SVM, {"C": 2.0, "loss": "squared_hinge"}),
         (L1SVM, {"lam": 4.0}), (SVM2, {"lam": 4.0})]  # fmt: skip
 LASSOS = [
@@ -248,6 +252,17 @@ def test_a_separable_corpus_keeps_only_its_margin_rows(small_first_set):
     np.testing.assert_allclose(fit.coef_, reference.coef_, rtol=1e-6, atol=1e-8)
     held = int(fit.solve_attempts_[-1]["message"].split("a working set of ")[1].split()[0])
     assert held < 600, fit.solve_attempts_[-1]["message"]
+
+
+def test_a_working_set_of_most_samples_is_reported(small_first_set):
+    """A penalty so strong that most samples are inside the margin: the answer is still
+    the in-memory one, and a UserWarning says the working set held most of X."""
+    X, labels = _labels(9)
+    with pytest.warns(UserWarning, match="held .* of its 600 samples in memory"):
+        fit = SVM2(lam=200.0).fit(_dask(X, 100, True), labels)
+    reference = SVM2(lam=200.0).fit(X, labels)
+    assert fit.certificate_.holds and len(reference.support_) > 300
+    np.testing.assert_allclose(fit.objective_, reference.objective_, rtol=1e-8)
 
 
 def test_multiclass_svm_on_dask_is_the_in_memory_one_vs_rest(small_first_set):
