@@ -445,8 +445,10 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The training data.
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The training data. A Dask array chunked by rows is fitted through sums over
+            its chunks by the estimators docs/dask.md lists (ridge, RLSC, the lasso, the
+            SVMs); the others raise a TypeError rather than collect it.
         y : array-like of shape (n_samples,)
             Two classes, or more (one-vs-rest, see the class docstring).
         sample_weight : array-like of shape (n_samples,), optional
@@ -551,8 +553,8 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The samples to score.
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The samples to score. A Dask array gives a lazy Dask array.
 
         Returns
         -------
@@ -566,8 +568,8 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The samples to classify.
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The samples to classify. A Dask array gives a lazy Dask array.
 
         Returns
         -------
@@ -606,8 +608,10 @@ class LinearRegressor(RegressorMixin, LinearModel):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The training data.
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The training data. A Dask array chunked by rows is fitted through sums over
+            its chunks by the estimators docs/dask.md lists (ridge, RLSC, the lasso, the
+            SVMs); the others raise a TypeError rather than collect it.
         y : array-like of shape (n_samples,)
             The real targets.
         sample_weight : array-like of shape (n_samples,), optional
@@ -638,8 +642,8 @@ class LinearRegressor(RegressorMixin, LinearModel):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The samples.
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The samples. A Dask array gives a lazy Dask array.
 
         Returns
         -------

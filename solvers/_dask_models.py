@@ -214,12 +214,10 @@ def fit_ridge(estimator, X, y, sample_weight, *, classifier):
         _check_certified(estimator, certificate, _gram_attempt("SVD", certificate, 1))
         fits.append((coef, certificate))
     if targets.shape[1] > 1:  # as in memory: a binary estimator per class, gathered
-        weighted = {"class_weight": None} if "class_weight" in estimator.get_params() else {}
         estimator.estimators_ = [
-            _set_ridge_fit(clone(estimator).set_params(**weighted), coef, certificate, d,
-                           np.array([0, 1]))
+            _set_ridge_fit(_binary_clone(estimator), coef, certificate, d, np.array([0, 1]))
             for coef, certificate in fits
-        ]  # fmt: skip
+        ]
         estimator.classes_, estimator.n_features_in_ = classes, d
         estimator.coef_ = np.vstack([est.coef_ for est in estimator.estimators_])
         estimator.intercept_ = np.zeros(classes.size)
@@ -291,11 +289,10 @@ def fit_lasso(estimator, X, y, sample_weight):
         gram, norms = centred[1:-1, 1:], np.sqrt(centred[-1, 1 : d + 1])
     else:
         gram = stats[1:-1, 1:] - total * np.outer(centre, centre)
-    # Eigenvalues at the rounding level of the summed Gram matrix are X's null space
-    # (d > n, repeated columns): 0, so that AdaptiveLasso's initial least-squares fit on
-    # the factor is the minimum-norm one, as in memory.
     # The factor's columns are equilibrated by their centred norms (a timestamp column's
-    # spread, not its offset).
+    # spread, not its offset); eigenvalues at the rounding level of the summed Gram matrix
+    # are X's null space (d > n, repeated columns): 0, so that AdaptiveLasso's initial
+    # least-squares fit on the factor is the minimum-norm one, as in memory.
     floor = (d + 1) * np.finfo(np.float64).eps
     spread = np.diag(gram)[:d].copy()
     factor = factor_of_centred_gram(gram.copy(), spread, x_mean, centre[d], floor=floor)
@@ -322,9 +319,7 @@ def fit_lasso(estimator, X, y, sample_weight):
     )  # fmt: skip
     attempt = _gram_attempt(model.backend_, certificate, model.n_iter_)
     _check_certified(estimator, certificate, attempt)
-    fitted = {k: v for k, v in vars(model).items() if k.endswith("_") and not k.startswith("_")}
-    fitted.pop("problem_", None)  # the factor's problem, not this data's
-    vars(estimator).update(fitted)
+    _adopt_fit(estimator, model)
     estimator.n_features_in_, estimator.intercept_ = d, y_mean + intercept
     estimator.objective_, estimator.certificate_ = certificate.primal, certificate
     estimator.dual_gap_, estimator.solve_attempts_ = certificate.relative_gap, [attempt]
@@ -376,8 +371,7 @@ def fit_on_samples(estimator, X, y, sample_weight):
         )
     working = eligible[_initial_samples(labels[eligible], min(FIRST_SAMPLES, eligible.size))]
     rows = _take_rows(X, working)
-    weighted = {"class_weight": None} if "class_weight" in estimator.get_params() else {}
-    model = clone(estimator).set_params(**weighted)
+    model = _binary_clone(estimator)
     uniform = sample_weight is None and getattr(estimator, "class_weight", None) is None
     for _ in range(MAX_ROUNDS):
         model.fit(rows, labels[working], sample_weight=None if uniform else s[working])
@@ -417,9 +411,7 @@ def fit_on_samples(estimator, X, y, sample_weight):
         subset.model, subset.primal, subset.dual, subset.kkt, subset.dual_infeasibility,
         subset.tolerance, subset.resolution * subset.scale, null=null,
     )  # fmt: skip
-    fitted = {k: v for k, v in vars(model).items() if k.endswith("_") and not k.startswith("_")}
-    fitted.pop("problem_", None)  # the working set's problem
-    vars(estimator).update(fitted)
+    _adopt_fit(estimator, model)
     estimator.alpha_ = np.zeros(n)
     estimator.alpha_[working] = model.alpha_
     estimator.support_ = working[model.support_]
@@ -465,6 +457,21 @@ def _join_rows(first, second):
 
 def _stack_rows(top, bottom):
     return sp.vstack((top, bottom), format="csr") if sp.issparse(top) else np.vstack((top, bottom))
+
+
+def _binary_clone(estimator):
+    """A clone for the in-memory fits: ``class_weight`` is already in the sample weights
+    (as for the in-memory one-vs-rest's clones)."""
+    weighted = {"class_weight": None} if "class_weight" in estimator.get_params() else {}
+    return clone(estimator).set_params(**weighted)
+
+
+def _adopt_fit(estimator, model):
+    """The fitted attributes of the in-memory fit ``model`` (of a reduced problem: the
+    Gram matrix's factor, a working set of samples), but its CVXPY ``problem_``."""
+    fitted = {k: v for k, v in vars(model).items() if k.endswith("_") and not k.startswith("_")}
+    fitted.pop("problem_", None)
+    vars(estimator).update(fitted)
 
 
 def _tolerance(estimator):
