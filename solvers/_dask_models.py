@@ -402,7 +402,7 @@ def fit_on_samples(estimator, X, y, sample_weight):
             "in memory: most samples are on or inside the margin (a strong penalty: a larger "
             "C or a smaller lam keeps fewer), so the working set saves little over X.compute().",
             UserWarning,
-            stacklevel=4,
+            stacklevel=5,  # the caller of fit (through sklearn's fit context)
         )
     subset = model.certificate_
     factor = model._C_solved if isinstance(model, TwoNormSVM) else 1.0
