@@ -87,27 +87,6 @@ def _dask_corpus(log_dir, kill_at=None):
     )  # fmt: skip
 
 
-@pytest.fixture
-def process_cluster(tmp_path):
-    """Two worker processes (forked: about 0.5 s to start), on localhost only; as in
-    tests/sparsify/test_dask.py (a forked worker must not offload (de)serialization)."""
-    import dask
-
-    fork = {"distributed.worker.multiprocessing-method": "fork", "distributed.comm.offload": False}
-    with dask.config.set(fork):  # also for the nanny's restart of a killed worker
-        cluster = distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-            worker_dashboard_address="127.0.0.1:0",
-            local_directory=tmp_path / "dask",
-        )
-        with cluster, distributed.Client(cluster) as client:
-            yield client
-
-
 def _assert_the_in_memory_answer(fit, reference):
     certificates = fit.certificate_ if isinstance(fit.certificate_, list) else [fit.certificate_]
     assert all(c.holds for c in certificates)

@@ -243,30 +243,6 @@ def test_library_works_without_dask():
     assert run.stdout.split()[0] == "3.0"
 
 
-@pytest.fixture
-def process_cluster(tmp_path):
-    """Two worker processes (forked: about 0.5 s to start), on localhost only.
-
-    A forked worker inherits this process's thread pools without their threads,
-    so it must not offload (de)serialization to one (it would wait forever).
-    """
-    import dask
-
-    fork = {"distributed.worker.multiprocessing-method": "fork", "distributed.comm.offload": False}
-    with dask.config.set(fork):  # also for the nanny's restart of a killed worker
-        cluster = distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-            worker_dashboard_address="127.0.0.1:0",
-            local_directory=tmp_path,
-        )
-        with cluster, distributed.Client(cluster) as c:
-            yield c
-
-
 def test_a_worker_killed_mid_run_is_recovered_from(process_cluster, monkeypatch):
     client = process_cluster
     V = orthonormal(200, 3, seed=3)
