@@ -39,6 +39,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.multiclass import check_classification_targets
 
 from sparsify._dask import check_dask, reduce_row_blocks
 from sparsify.utils import column_norms, signed_labels
@@ -147,6 +148,7 @@ def _inputs(estimator, X, y, sample_weight, *, classifier):
         if not np.all(np.isfinite(y.astype(np.float64))):
             raise ValueError("y contains NaN or infinity; the targets must be finite.")
         return X, y.astype(np.float64), s, None
+    check_classification_targets(y)  # as in memory: class labels, not real numbers
     classes = np.unique(y)
     if classes.size < 2:
         raise ValueError(f"y must hold at least two classes; got {classes.size}.")

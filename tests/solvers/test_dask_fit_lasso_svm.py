@@ -287,6 +287,8 @@ def test_bad_svm_input_is_named():
         L2SVM().fit(corpus, labels, sample_weight=s)
     with pytest.raises(ValueError, match="sample_weight"):
         SVMDual().fit(corpus, labels, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="Unknown label type"):  # as in memory
+        SVM2().fit(corpus, np.linspace(0.0, 1.0, labels.size))
 
 
 @pytest.fixture(scope="module")
