@@ -145,9 +145,10 @@ def _inputs(estimator, X, y, sample_weight, *, classifier):
     if class_weight is not None:  # as in memory: the sample weights times the class weights
         s = s * compute_sample_weight(class_weight, y)
     if not classifier:
-        if not np.all(np.isfinite(y.astype(np.float64))):
+        y = y.astype(np.float64)
+        if not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or infinity; the targets must be finite.")
-        return X, y.astype(np.float64), s, None
+        return X, y, s, None
     check_classification_targets(y)  # as in memory: class labels, not real numbers
     classes = np.unique(y)
     if classes.size < 2:
@@ -162,13 +163,6 @@ def _check_gram_size(estimator, X):
             f"{type(estimator).__name__} fits a Dask X through its {d} x {d} Gram matrix, at "
             f"most {GRAM_MAX_FEATURES} features: select features first (a selector's transform)."
         )
-
-
-def _one_vs_rest(estimator, X, y, s, classes):
-    """Beyond two classes, one-vs-rest as in memory: a Dask fit per class."""
-    estimator.classes_, estimator.n_features_in_ = classes, X.shape[1]
-    estimator._fit_one_vs_rest(X, y, s)
-    return estimator
 
 
 def fit_ridge(estimator, X, y, sample_weight, *, classifier):
@@ -314,9 +308,8 @@ def fit_lasso(estimator, X, y, sample_weight):
     sums = reduce_row_blocks(residual_sums, X, target, s)
     named = dict(zip(("sr", "srr", "ssr", "ssrr", "ss"), sums[d:], strict=True))
     named.update(xsr=sums[:d], xs=total * (x_mean - shift), s=total)
-    weights = model._penalty_weights(rows, factor.targets)
     certificate = _lasso_certificate_of_sums(
-        coef, float(estimator.lam), weights, named, gram[:d, :d], norms,
+        coef, float(estimator.lam), model._full_weights, named, gram[:d, :d], norms,
         gram[d, d], tolerance=_tolerance(estimator),
     )  # fmt: skip
     attempt = _gram_attempt(model.backend_, certificate, model.n_iter_)
@@ -361,8 +354,10 @@ def fit_on_samples(estimator, X, y, sample_weight):
     from ._sample_working_set import _initial_samples
 
     X, y, s, classes = _inputs(estimator, X, y, sample_weight, classifier=True)
-    if classes.size > 2:
-        return _one_vs_rest(estimator, X, y, s, classes)
+    if classes.size > 2:  # one-vs-rest as in memory: a Dask fit per class
+        estimator.classes_, estimator.n_features_in_ = classes, X.shape[1]
+        estimator._fit_one_vs_rest(X, y, s)
+        return estimator
     n, d = X.shape
     labels = signed_labels(y, classes)
     eligible = np.flatnonzero(s > 0)

@@ -113,7 +113,7 @@ class WeightedL1Penalty(SampleWorkingSet):
 
     def _fit_penalised(self, X, y):
         """Solve on the features of finite weight; the excluded ones get coefficient 0."""
-        weights = self._penalty_weights(X, y)
+        weights = self._full_weights = self._penalty_weights(X, y)
         finite = np.isfinite(weights)
         if finite.all():
             self.coef_ = self._fit_kept(X, y, weights)

@@ -392,11 +392,11 @@ _DOC_PARAMETERS = """
     solver_options : dict, optional
         The final fit's backend options, as in `{estimator}`.
     tol : float in (0, 1), optional
-        Passed to the final fit (its certificate's relative gap; default 1e-6).
+        As in :class:`solvers.HybridSVM`.
     max_iter : int >= 1, optional
-        Passed to the final fit (iterations at most of its backends).
+        As in :class:`solvers.HybridSVM`.
     verbose : int, default=0
-        Passed to the final fit (1: its planned chain and attempts).
+        As in :class:`solvers.HybridSVM`.
 
     Attributes
     ----------

@@ -31,24 +31,22 @@ def _data():
     return X, target, np.where(target > 0, 1, -1)
 
 
-def test_rs_weights_blocks_run_on_the_cluster_with_the_same_result(client):
-    X, _, labels = _data()
-    settings = {"base": "svm2", "block_size": 30, "n_blocks": 6, "random_state": 0}
-    in_process = rs_weights(X, labels, **settings)
-    with distributed.get_task_stream(client) as stream, parallel_config(backend="dask"):
-        on_cluster = rs_weights(X, labels, n_jobs=2, **settings)
-    assert len(stream.data) >= 1  # tasks ran on the cluster's workers
-    np.testing.assert_array_equal(on_cluster, in_process)
-
-
-@pytest.mark.parametrize("base", ["lasso", "svm2"])
-def test_hybrid_weights_grid_runs_on_the_cluster_with_the_same_result(client, base):
+@pytest.mark.parametrize(
+    "weights,base,settings",
+    [
+        (rs_weights, "svm2", {"block_size": 30, "n_blocks": 6}),  # its blocks
+        (hybrid_weights, "lasso", {"C_grid": (0.01, 0.1, 1.0, 10.0)}),  # its grid of costs
+        (hybrid_weights, "svm2", {"C_grid": (0.01, 0.1, 1.0, 10.0)}),
+    ],
+    ids=["rs_weights", "hybrid_weights-lasso", "hybrid_weights-svm2"],
+)
+def test_weights_fits_run_on_the_cluster_with_the_same_result(client, weights, base, settings):
     X, target, labels = _data()
     y = target if base == "lasso" else labels
-    settings = {"base": base, "C_grid": (0.01, 0.1, 1.0, 10.0), "random_state": 0}
-    in_process = hybrid_weights(X, y, **settings)
+    settings = {"base": base, "random_state": 0, **settings}
+    in_process = weights(X, y, **settings)
     with distributed.get_task_stream(client) as stream, parallel_config(backend="dask"):
-        on_cluster = hybrid_weights(X, y, n_jobs=2, **settings)
+        on_cluster = weights(X, y, n_jobs=2, **settings)
     assert len(stream.data) >= 1  # tasks ran on the cluster's workers
     np.testing.assert_array_equal(on_cluster, in_process)
 
