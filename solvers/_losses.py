@@ -8,14 +8,18 @@ multiplied by its weight ``s_i >= 0``, of the fitted values ``f = X w + b``:
 - ``HINGE``: ``sum_i s_i [1 - y_i f_i]_+`` (the SVM dual, 001 eq. 2; the 1-norm SVM,
   004 eq. 6), labels in {-1, +1};
 - ``SQUARED_HINGE``: ``sum_i s_i [1 - y_i f_i]_+^2`` (SVM2, 004 eq. 7; the squared-hinge
-  2-norm SVM).
+  2-norm SVM);
+- ``LOGISTIC``: ``sum_i s_i log(1 + exp(-y_i f_i))`` (L1/elastic-net logistic regression,
+  scikit-learn's ``LogisticRegression`` and glmnet's binomial family), labels in {-1, +1}.
 
 Each loss gives its value, its gradient in f, the *dual map* (the dual point the
 KKT conditions attach to a primal point: ``u = 2 s (y - f)`` for the squares, the
 multipliers ``a_i = 2 s_i [1 - y_i f_i]_+`` of the margins for the squared hinge,
 ``a_i in [0, s_i]`` for the hinge), the value its conjugate contributes to the dual
 objective at a dual point (``u'y - sum_i u_i^2 / (4 s_i)``, ``1'a``,
-``1'a - sum_i a_i^2 / (4 s_i)``), the box of the dual point, and the *null model*:
+``1'a - sum_i a_i^2 / (4 s_i)``, ``sum_i s_i H(a_i / s_i)`` with H the binary entropy
+for the logistic loss, whose multipliers ``a_i = s_i sigma(-y_i f_i)`` lie in
+``[0, s_i]``), the box of the dual point, and the *null model*:
 the best constant ``f = b`` and its loss, the scale the certificates measure gaps
 against. The certificates (:mod:`solvers.certificates`), the estimators, the
 working-set solvers, Newton's method and the paths use these; the compiled
@@ -27,6 +31,7 @@ import numpy as np
 
 __all__ = [
     "HINGE",
+    "LOGISTIC",
     "LOSSES",
     "SQUARED_HINGE",
     "SQUARES",
@@ -171,8 +176,65 @@ class _SquaredHinge(Loss):
         return 4.0 * positive * negative / total if total > 0 else 0.0
 
 
+def _entropy(p):
+    """The binary entropy ``-p log p - (1 - p) log(1 - p)`` (0 at p = 0 and p = 1)."""
+    p = np.clip(p, 0.0, 1.0)
+    q = 1.0 - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -(np.where(p > 0, p * np.log(p), 0.0) + np.where(q > 0, q * np.log(q), 0.0))
+
+
+class _Logistic(Loss):
+    name = "logistic"
+
+    def _terms(self, y, fitted):
+        return np.logaddexp(0.0, -y * fitted)
+
+    def gradient(self, y, fitted, s=None):
+        """``-s_i y_i sigma(-y_i f_i)``, sigma the logistic function."""
+        return -_weights(s, y.size) * y * _sigmoid(-y * fitted)
+
+    def dual_point(self, y, fitted, s=None):
+        """``a_i = s_i sigma(-y_i f_i)``, in ``(0, s_i)``: the KKT map."""
+        return _weights(s, y.size) * _sigmoid(-y * fitted)
+
+    def box(self, s):
+        """The upper end of each multiplier: ``s_i``."""
+        return s
+
+    def conjugate_value(self, a, y, s=None):
+        """``sum_i s_i H(a_i / s_i)``, H the binary entropy (natural logarithm); a must lie
+        in ``[0, s]`` (the conjugate's domain)."""
+        s = _weights(s, y.size)
+        positive = s > 0
+        return float(s[positive] @ _entropy(a[positive] / s[positive]))
+
+    def null_intercept(self, y, s=None):
+        """``log(S+ / S-)``, the log-odds of the classes' total weights (infinite when one
+        class has no weight)."""
+        s = _weights(s, y.size)
+        positive, negative = float(s[y > 0].sum()), float(s[y < 0].sum())
+        with np.errstate(divide="ignore"):
+            return float(np.log(positive) - np.log(negative))
+
+    def null(self, y, s=None, *, intercept=True):
+        """``(S+ + S-) H(S+ / (S+ + S-))`` at the best ``b``; ``log 2 sum_i s_i`` at f = 0."""
+        s = _weights(s, y.size)
+        if not intercept:
+            return float(np.log(2.0) * s.sum())
+        positive, negative = float(s[y > 0].sum()), float(s[y < 0].sum())
+        total = positive + negative
+        return float(total * _entropy(positive / total)) if total > 0 else 0.0
+
+
+def _sigmoid(z):
+    """``1 / (1 + exp(-z))``, without overflow."""
+    return np.exp(-np.logaddexp(0.0, -z))
+
+
 SQUARES = _Squares()
 HINGE = _Hinge()
 SQUARED_HINGE = _SquaredHinge()
+LOGISTIC = _Logistic()
 #: The losses by name.
-LOSSES = {loss.name: loss for loss in (SQUARES, HINGE, SQUARED_HINGE)}
+LOSSES = {loss.name: loss for loss in (SQUARES, HINGE, SQUARED_HINGE, LOGISTIC)}
