@@ -212,6 +212,24 @@ class _Move(NamedTuple):
     exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
 
 
+def _record_end(recorder, lam_min, coef, intercept, active):
+    """Record the last knot at ``lam_min``, even within the event tolerance of the previous.
+
+    The recorder merges a knot within ``_EVENT_TOLERANCE`` of the previous lam into it,
+    keeping the earlier one (the constant path's rule for simultaneous events). For
+    the end that would leave ``lams[-1]`` above lam_min, and ``Path.at(lam_min)`` out
+    of range, whenever lam_min lies within 1e-9 of a breakpoint (lam_max above all).
+    The solution for lam just below a breakpoint is the current knot (the end of
+    the segment whose slope set it), so it is recorded at lam_min itself; only an
+    equal lam merges.
+    """
+    tolerance, recorder.lam_tolerance = recorder.lam_tolerance, 0.0
+    try:
+        recorder.record(lam_min, coef, intercept, active)
+    finally:
+        recorder.lam_tolerance = tolerance
+
+
 class _ScaledData:
     """X divided by one number so that its largest entry is 1, with fast row and column access.
 
@@ -312,7 +330,7 @@ class _HingeHomotopy:
             # Rounding must not let the slopes decrease.
             lam = min(max(-direction.loss_rate, 0.0), previous / scale)
             if lam * scale <= problem.lam_min:
-                recorder.record(problem.lam_min, self._coefs(), self._intercept(), self.model)
+                _record_end(recorder, problem.lam_min, self._coefs(), self._intercept(), self.model)
                 return
             self._follow_segment(direction)
             recorder.record(lam * scale, self._coefs(), self._intercept(), self.model)
