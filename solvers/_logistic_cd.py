@@ -1,0 +1,540 @@
+r"""Proximal Newton with coordinate descent and working sets for L1/elastic-net logistic regression.
+
+Solves, at one lam,
+
+.. math::
+
+    \min_{w, b}\; \sum_i s_i \log(1 + e^{-y_i (x_i'w + b)})
+        + \lambda \Big(\rho \sum_j W_j |w_j| + \frac{1 - \rho}{2} \|w\|^2\Big)
+
+(``rho = l1_ratio``, ``s_i > 0`` the sample weights, ``W_j >= 0`` or ``+inf`` the
+penalty weights, b unpenalised) by the scheme of glmnet (Friedman, Hastie & Tibshirani
+2010, "Regularization paths for generalized linear models via coordinate descent",
+sec. 3) and skglm's ``ProxNewton`` (Bertrand et al. 2022, "Beyond L1: faster and better
+sparse models with skglm"):
+
+1. *Outer loop.* One product ``X'Ya`` at the dual point ``a = s sigma(-y f)`` of the
+   current fit (:meth:`solvers._losses.LOSSES` ``["logistic"].dual_point``) gives the
+   gradient of every feature, the duality gap (the stopping rule, relative to the
+   certificate's scale, :func:`solvers.certificates.gap_scale`) and each feature's
+   distance to the optimality conditions. The *working set* is the support, the
+   unpenalised features and the most violating others, ``max(p0, 2 |support|)`` in all
+   (skglm's rule, as :mod:`solvers._coordinate_descent`).
+2. *Proximal Newton steps* on the working set: the loss is replaced by its second-order
+   model at the current fit (weights ``h_i = s_i p_i (1 - p_i)``, glmnet's IRLS
+   weights) and the model plus the penalty is minimised by cyclic coordinate descent,
+   each coordinate exactly. The intercept is kept optimal for the model at no extra
+   cost: every step on ``w_j`` moves ``(w_j, b)`` by ``delta (1, -m_j)`` with ``m_j``
+   the h-weighted mean of column j, which leaves ``1'(g + H z)`` (the model's
+   derivative in b) at 0 once an exact intercept step has set it there (as the lasso's
+   centred steps of :mod:`solvers._coordinate_descent`; word counts are nonnegative
+   and frequent words nearly collinear with the constant). A backtracking line search
+   on the objective (Armijo's rule with the model's decrease, Lee, Sun & Saunders 2014)
+   takes the step. Newton steps repeat until the working set's optimality violation
+   is below :data:`INNER_RATIO` of the full one.
+
+The dual, whose value the stopping rule and :func:`solvers.certificates.certificate`
+take (the generic certificate is the check of every answer; this is the backend's own
+estimate of it): ``max_a sum_i s_i H(a_i / s_i) - sum_j g_j^*(X_j'Y a)`` on
+``0 <= a <= s`` and ``y'a = 0``, H the binary entropy and ``g_j^*(v) =
+[|v| - lam rho W_j]_+^2 / (2 lam (1 - rho))`` (for ``rho = 1`` the constraint
+``|v| <= lam W_j``, an equality for ``W_j = 0``). The dual point is the KKT map
+``a = s sigma(-y f)``, balanced (the heavier class scaled down) so that ``y'a = 0``,
+and for ``rho = 1`` scaled into the constraints of the penalised features; what is left
+of ``X_j'Ya = 0`` for unpenalised features at ``rho = 1`` is reported as the dual
+infeasibility, as SVM2's coordinate descent does.
+
+Compiled with numba (``@njit(cache=True)``, no ``parallel``, no ``fastmath``). The
+column layouts and the products with columns are those of
+:mod:`solvers._coordinate_descent`.
+"""
+
+import numpy as np
+from numba import njit
+
+from ._coordinate_descent import (
+    FIRST_FEATURES,
+    CoordinateDescentResult,
+    _add_columns,
+    _column_arrays,
+    _column_layout,
+    _span,
+)
+from ._losses import LOGISTIC
+from .certificates import GAP_TOLERANCE, gap_scale
+
+__all__ = ["logistic_prox_newton"]
+
+#: Newton steps on a working set stop when its largest optimality violation is below
+#: this fraction of the full problem's.
+INNER_RATIO = 0.3
+#: Newton steps on one working set at most.
+NEWTON_STEPS = 50
+#: Coordinate-descent passes on one quadratic model at most (skglm's ``max_cd_iter``).
+MODEL_PASSES = 20
+#: A pass on the quadratic model whose decrease is below this fraction of the model's
+#: decrease so far ends the passes.
+MODEL_RATIO = 1e-3
+#: Armijo's constant of the line search, and its halvings at most.
+ARMIJO = 1e-4
+HALVINGS = 30
+#: What may be left of the dual equality constraints of unpenalised features at
+#: ``l1_ratio = 1`` (relative, as the certificate measures it).
+INFEASIBILITY_TOLERANCE = 0.5 * GAP_TOLERANCE
+
+
+def logistic_prox_newton(
+    X,
+    y,
+    lam,
+    weights,
+    *,
+    l1_ratio=1.0,
+    sample_weight=None,
+    tol=1e-8,
+    max_iter=50,
+    max_epochs=100000,
+    coef=None,
+    intercept=None,
+    working_set=None,
+    first_features=FIRST_FEATURES,
+):
+    r"""L1/elastic-net logistic regression by proximal Newton on working sets of features.
+
+    Minimises ``sum_i s_i log(1 + exp(-y_i (x_i'w + b))) + lam (l1_ratio sum_j W_j |w_j|
+    + (1 - l1_ratio)/2 ||w||^2)``; see the module's summary for the algorithm (glmnet,
+    Friedman et al. 2010; skglm's ProxNewton, Bertrand et al. 2022) and the dual.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+        Finite float64 data; a CSC matrix or a Fortran-ordered array is read in place,
+        any other layout converted once.
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}.
+    lam : float > 0
+    weights : ndarray of shape (n_features,)
+        Penalty weights of the L1 part, each >= 0 (0: unpenalised by it) or +inf
+        (excluded: coefficient 0).
+    l1_ratio : float in [0, 1], default=1.0
+        The share of the L1 part (1: the lasso penalty, 0: ridge).
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i > 0`` (default 1); samples of weight 0 are to be dropped by the caller.
+    tol : float, default=1e-8
+        Target of the relative duality gap (the certificate checks 1e-6).
+    max_iter : int, default=50
+        Outer iterations (working sets) at most.
+    max_epochs : int, default=100000
+        Coordinate-descent passes in all at most.
+    coef : ndarray of shape (n_features,), optional
+        A starting point (e.g. the answer at a nearby lam on the same data).
+    intercept : float, optional
+        The starting intercept; by default the best one for ``coef``.
+    working_set : array of int, optional
+        A first working set (an earlier result's).
+    first_features : int, default=10
+        Penalised features of a working set besides twice the support (skglm's p0).
+
+    Returns
+    -------
+    solvers._coordinate_descent.CoordinateDescentResult
+        ``iterations`` counts the working sets, ``epochs`` the coordinate-descent passes.
+
+    Examples
+    --------
+    >>> from solvers._losses import LOGISTIC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((60, 30)); y = np.sign(X[:, 0] - X[:, 1] + 0.3)
+    >>> result = logistic_prox_newton(X, y, 2.0, np.ones(30))
+    >>> result.converged, sorted(np.flatnonzero(result.coef)[:2].tolist())
+    (True, [0, 1])
+    """
+    X = _column_layout(X)
+    data, indices, indptr, dense = _column_arrays(X)
+    n, d = X.shape
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    s = np.ones(n) if sample_weight is None else np.ascontiguousarray(sample_weight, float)
+    weights = np.asarray(weights, dtype=np.float64)
+    l1_ratio = float(l1_ratio)
+    ridge = lam * (1.0 - l1_ratio)
+    norms = _column_norms(data, indptr, n, d, dense)
+    movable = np.isfinite(weights) & (norms > 0)
+    thresholds = np.where(movable, lam * l1_ratio * np.where(movable, weights, 0.0), 0.0)
+    # Features whose dual constraint is an equality (unpenalised at l1_ratio = 1).
+    equality = movable & (thresholds == 0) & (ridge == 0)
+    bounded = movable & (thresholds > 0) & (ridge == 0)
+
+    coef = np.zeros(d) if coef is None else np.where(movable, coef, 0.0).astype(np.float64)
+    fitted = np.zeros(n)
+    _add_columns(data, indices, indptr, n, dense, np.flatnonzero(coef), coef, fitted)
+    if intercept is None:
+        start = LOGISTIC.null_intercept(y, s) if not coef.any() else 0.0
+        intercept = _best_intercept(y, s, fitted, min(max(start, -30.0), 30.0))
+    null = LOGISTIC.null(y, s)
+    reference = float(np.linalg.norm(s))
+
+    gradient = np.zeros(d)
+    positive_part = np.zeros(d)
+    everything = np.arange(d, dtype=np.int64)
+    working = np.zeros(0, dtype=np.int64) if working_set is None else np.asarray(working_set)
+    iterations = epochs = 0
+    while True:
+        # The fit from scratch (rounding drifts along the steps' updates).
+        fitted[:] = intercept
+        _add_columns(data, indices, indptr, n, dense, np.flatnonzero(coef), coef, fitted)
+        primal, dual, infeasibility, violation = _full_check(
+            data, indices, indptr, n, dense, everything, y, s, fitted, coef, thresholds, ridge,
+            movable, bounded, equality, norms, reference, gradient, positive_part,
+        )
+        gap = primal - dual
+        scale = gap_scale(primal, dual, null)
+        converged = gap <= tol * scale and infeasibility <= max(tol, INFEASIBILITY_TOLERANCE)
+        if converged or iterations == max_iter or epochs >= max_epochs:
+            break
+        working = _working_set(
+            gradient, coef, thresholds, ridge, norms, movable, first_features,
+            working if iterations == 0 else None,
+        )
+        intercept, spent = _solve_working_set(
+            data, indices, indptr, n, dense, working, y, s, fitted, coef, intercept,
+            thresholds, ridge, INNER_RATIO * violation, tol * scale, max_epochs - epochs,
+        )
+        epochs += spent
+        iterations += 1
+    return CoordinateDescentResult(
+        coef=coef,
+        intercept=float(intercept),
+        working_set=working,
+        iterations=iterations,
+        epochs=epochs,
+        converged=bool(converged),
+        gap=float(gap),
+        relative_gap=float(max(gap, 0.0) / scale),
+    )
+
+
+def _working_set(gradient, coef, thresholds, ridge, norms, movable, size, given):
+    """The support, the features unpenalised by the L1 part and the most violating others.
+
+    A feature's score is its distance to the optimality condition
+    ``-grad_j in ridge w_j + lam rho W_j d|w_j|`` divided by its column's norm.
+    """
+    score = _violations(gradient, coef, thresholds, ridge, movable) / np.where(
+        norms > 0, norms, 1.0
+    )
+    score[~movable] = -np.inf
+    free = np.flatnonzero(movable & (thresholds == 0))
+    keep = np.union1d(np.flatnonzero(coef), free)
+    if given is not None:
+        given = np.asarray(given, dtype=np.int64)
+        keep = np.union1d(keep, given[movable[given]])
+    score[keep] = -np.inf
+    support = np.count_nonzero(coef)
+    extra = min(max(size, 2 * support) - support, score.size)
+    if extra > 0:
+        np.negative(score, out=score)
+        chosen = np.argpartition(score, extra - 1)[:extra]
+        chosen = chosen[np.isfinite(score[chosen]) & (score[chosen] < 0)]
+        keep = np.union1d(keep, chosen)
+    return keep.astype(np.int64)
+
+
+# -- kernels (numba) ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def _column_norms(data, indptr, n, d, dense):
+    norms = np.zeros(d)
+    for j in range(d):
+        start, stop = _span(indptr, n, dense, j)
+        total = 0.0
+        for k in range(start, stop):
+            total += data[k] * data[k]
+        norms[j] = np.sqrt(total)
+    return norms
+
+
+@njit(cache=True)
+def _log1pexp(z):
+    """``log(1 + exp(z))`` without overflow."""
+    if z > 0.0:
+        return z + np.log1p(np.exp(-z))
+    return np.log1p(np.exp(z))
+
+
+@njit(cache=True)
+def _sigmoid(z):
+    """``1 / (1 + exp(-z))`` without overflow."""
+    if z >= 0.0:
+        return 1.0 / (1.0 + np.exp(-z))
+    e = np.exp(z)
+    return e / (1.0 + e)
+
+
+@njit(cache=True)
+def _loss(y, s, fitted):
+    total = 0.0
+    for i in range(y.size):
+        total += s[i] * _log1pexp(-y[i] * fitted[i])
+    return total
+
+
+@njit(cache=True)
+def _entropy(p):
+    """The binary entropy (0 at 0 and 1)."""
+    total = 0.0
+    if p > 0.0:
+        total -= p * np.log(p)
+    if p < 1.0:
+        total -= (1.0 - p) * np.log1p(-p)
+    return total
+
+
+@njit(cache=True)
+def _penalty(values, thresholds, ridge):
+    total = 0.0
+    for q in range(values.size):
+        v = values[q]
+        if v != 0.0:
+            total += thresholds[q] * abs(v) + 0.5 * ridge * v * v
+    return total
+
+
+@njit(cache=True)
+def _best_intercept(y, s, offsets, start):
+    """The intercept minimising the loss for fixed offsets: safeguarded Newton in one variable."""
+    b = start
+    for _ in range(100):
+        gradient = 0.0
+        curvature = 0.0
+        for i in range(y.size):
+            p = _sigmoid(-y[i] * (offsets[i] + b))
+            gradient -= s[i] * y[i] * p
+            curvature += s[i] * p * (1.0 - p)
+        if curvature <= 0.0:
+            break
+        step = -gradient / curvature
+        step = max(min(step, 10.0), -10.0)
+        b += step
+        if abs(step) <= 1e-15 * max(1.0, abs(b)):
+            break
+    return b
+
+
+@njit(cache=True)
+def _violations(gradient, coef, thresholds, ridge, movable):
+    """The distance of ``-gradient_j`` to the penalty's subdifferential at ``coef_j``."""
+    out = np.zeros(coef.size)
+    for j in range(coef.size):
+        if not movable[j]:
+            continue
+        if coef[j] != 0.0:
+            out[j] = abs(gradient[j] + ridge * coef[j] + thresholds[j] * np.sign(coef[j]))
+        else:
+            out[j] = max(abs(gradient[j]) - thresholds[j], 0.0)
+    return out
+
+
+@njit(cache=True)
+def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, thresholds,
+                ridge, movable, bounded, equality, norms, reference, gradient, positive_part):
+    """Primal, dual, dual infeasibility and the largest optimality violation at the fit.
+
+    Leaves the loss's gradient ``-X_j'Ya`` in ``gradient`` (a the KKT map ``s sigma(-y f)``).
+    """
+    a = np.empty(n)
+    a_positive = np.zeros(n)  # y a on the positive class only
+    total_positive = total_negative = 0.0
+    for i in range(n):
+        a[i] = s[i] * _sigmoid(-y[i] * fitted[i])
+        if y[i] > 0:
+            a_positive[i] = a[i]
+            total_positive += a[i]
+        else:
+            total_negative += a[i]
+    # X_j'Ya and the positive class's part of it, in one pass.
+    for j in features:
+        start, stop = _span(indptr, n, dense, j)
+        full = part = 0.0
+        for k in range(start, stop):
+            i = k - start if dense else indices[k]
+            full += data[k] * y[i] * a[i]
+            part += data[k] * a_positive[i]
+        gradient[j] = -full
+        positive_part[j] = part
+    # Balance: the heavier class scaled down so that y'a = 0.
+    up = down = 1.0
+    if total_positive > total_negative:
+        up = total_negative / total_positive
+    elif total_negative > total_positive:
+        down = total_positive / total_negative
+    primal = _loss(y, s, fitted) + _penalty(coef, thresholds, ridge)
+    # Correlations of the balanced point: up * positive part + down * negative part.
+    scaling = 1.0
+    largest = 0.0
+    for j in features:
+        correlation = up * positive_part[j] + down * (-gradient[j] - positive_part[j])
+        if bounded[j] and abs(correlation) * scaling > thresholds[j]:
+            scaling = thresholds[j] / abs(correlation)
+    entropy = 0.0
+    squared = 0.0
+    for i in range(n):
+        ai = a[i] * (up if y[i] > 0 else down) * scaling
+        entropy += s[i] * _entropy(min(ai / s[i], 1.0))
+        squared += ai * ai
+    conjugate = 0.0
+    infeasibility = 0.0
+    dual_norm = max(np.sqrt(squared), 1e-300 * reference)
+    for j in features:
+        if not movable[j]:
+            continue
+        correlation = scaling * (up * positive_part[j] + down * (-gradient[j] - positive_part[j]))
+        if ridge > 0.0:
+            excess = abs(correlation) - thresholds[j]
+            if excess > 0.0:
+                conjugate += excess * excess / (2.0 * ridge)
+        elif equality[j]:
+            infeasibility = max(infeasibility, abs(correlation) / (norms[j] * dual_norm))
+        if coef[j] != 0.0:
+            v = abs(gradient[j] + ridge * coef[j] + thresholds[j] * np.sign(coef[j]))
+        else:
+            v = max(abs(gradient[j]) - thresholds[j], 0.0)
+        largest = max(largest, v)
+    return primal, entropy - conjugate, infeasibility, largest
+
+
+@njit(cache=True)
+def _solve_working_set(data, indices, indptr, n, dense, working, y, s, fitted, coef, intercept,
+                       thresholds, ridge, target, decrease_floor, max_passes):
+    """Proximal Newton steps on the working set, in place on ``coef`` and ``fitted``.
+
+    Returns the intercept and the coordinate-descent passes spent. Stops when the
+    working set's largest optimality violation is at most ``target``, when a step
+    decreases the objective by less than ``decrease_floor`` (the outer gap's target:
+    below it the working set is solved), or after :data:`NEWTON_STEPS` steps.
+    """
+    size = working.size
+    g = np.empty(n)
+    h = np.empty(n)
+    z = np.empty(n)
+    centres = np.empty(size)
+    curvature = np.empty(size)
+    step = np.empty(size)
+    trial = np.empty(n)
+    passes = 0
+    for _ in range(NEWTON_STEPS):
+        total_h = 0.0
+        total_g = 0.0
+        for i in range(n):
+            p = _sigmoid(-y[i] * fitted[i])
+            g[i] = -s[i] * y[i] * p
+            h[i] = s[i] * p * (1.0 - p)
+            total_h += h[i]
+            total_g += g[i]
+        if total_h <= 0.0:
+            break
+        # The working set's gradient, its violation, and the centred curvatures.
+        violation = 0.0
+        for q in range(size):
+            j = working[q]
+            start, stop = _span(indptr, n, dense, j)
+            grad = hx = hxx = 0.0
+            for k in range(start, stop):
+                i = k - start if dense else indices[k]
+                grad += data[k] * g[i]
+                hx += data[k] * h[i]
+                hxx += data[k] * data[k] * h[i]
+            centres[q] = hx / total_h
+            plain = hxx - hx * hx / total_h
+            curvature[q] = max(plain, 1e-12 * hxx, 1e-300)
+            if coef[j] != 0.0:
+                v = abs(grad + ridge * coef[j] + thresholds[j] * np.sign(coef[j]))
+            else:
+                v = max(abs(grad) - thresholds[j], 0.0)
+            violation = max(violation, v)
+        # The intercept's model derivative 1'g: for the model to be solved exactly in b.
+        if violation <= target and abs(total_g) <= target:
+            break
+        # Coordinate descent on the model g'z + 1/2 z'Hz + penalty, z = X delta + delta_b.
+        offset = -total_g / total_h  # the exact intercept step: 1'(g + H z) = 0 after it
+        for i in range(n):
+            z[i] = 0.0
+        delta_b = offset
+        for q in range(size):
+            step[q] = 0.0
+        model_decrease = 0.0
+        for _pass in range(MODEL_PASSES):
+            passes += 1
+            pass_decrease = 0.0
+            for q in range(size):
+                j = working[q]
+                start, stop = _span(indptr, n, dense, j)
+                derivative = 0.0
+                for k in range(start, stop):
+                    i = k - start if dense else indices[k]
+                    derivative += data[k] * (g[i] + h[i] * (z[i] + offset))
+                # 1'(g + H(z + offset)) = 0: the centred direction's derivative is this.
+                old = coef[j] + step[q]
+                lipschitz = curvature[q]
+                moved = lipschitz * old - derivative
+                shrink = thresholds[j]
+                if moved > shrink:
+                    new = (moved - shrink) / (lipschitz + ridge)
+                elif moved < -shrink:
+                    new = (moved + shrink) / (lipschitz + ridge)
+                else:
+                    new = 0.0
+                change = new - old
+                if change != 0.0:
+                    step[q] += change
+                    for k in range(start, stop):
+                        i = k - start if dense else indices[k]
+                        z[i] += change * data[k]
+                    offset -= change * centres[q]
+                    delta_b -= change * centres[q]
+                    pass_decrease += 0.5 * (lipschitz + ridge) * change * change
+            model_decrease += pass_decrease
+            if pass_decrease <= MODEL_RATIO * model_decrease or pass_decrease == 0.0:
+                break
+        for i in range(n):
+            z[i] += offset
+        # Armijo's rule with the model's decrease: g'z + penalty(w + d) - penalty(w).
+        before_penalty = 0.0
+        after_penalty = 0.0
+        for q in range(size):
+            j = working[q]
+            old = coef[j]
+            new = old + step[q]
+            before_penalty += thresholds[j] * abs(old) + 0.5 * ridge * old * old
+            after_penalty += thresholds[j] * abs(new) + 0.5 * ridge * new * new
+        linear = 0.0
+        for i in range(n):
+            linear += g[i] * z[i]
+        predicted = linear + after_penalty - before_penalty
+        if not predicted < 0.0:
+            break
+        current = _loss(y, s, fitted) + before_penalty
+        t = 1.0
+        accepted = False
+        for _halving in range(HALVINGS):
+            for i in range(n):
+                trial[i] = fitted[i] + t * z[i]
+            value = _loss(y, s, trial)
+            for q in range(size):
+                j = working[q]
+                new = coef[j] + t * step[q]
+                value += thresholds[j] * abs(new) + 0.5 * ridge * new * new
+            if value <= current + ARMIJO * t * predicted:
+                accepted = True
+                break
+            t *= 0.5
+        if not accepted:
+            break
+        for q in range(size):
+            coef[working[q]] += t * step[q]
+        for i in range(n):
+            fitted[i] = trial[i]
+        intercept += t * delta_b
+        if current - value <= decrease_floor * 1e-3 or passes >= max_passes:
+            break
+    return intercept, passes
