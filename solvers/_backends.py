@@ -11,7 +11,7 @@ import functools
 import warnings
 
 import cvxpy as cp
-from cvxpy.constraints import SOC
+from cvxpy.constraints import SOC, ExpCone
 from cvxpy.reductions.solvers import defines
 
 from ._chain import Outcome, first_line
@@ -44,6 +44,8 @@ def _classes(name):
         classes.append("QP")
     if socp:
         classes.append("SOCP")
+    if conic is not None and ExpCone in conic.SUPPORTED_CONSTRAINTS:
+        classes.append("EXP")
     return tuple(classes)
 
 
@@ -55,6 +57,7 @@ def installed_classes():
     -------
     dict
         Backend name -> tuple of problem classes among ``"LP"``, ``"QP"``, ``"SOCP"``,
+        ``"EXP"`` (exponential cones),
         in CVXPY's order of installed solvers (mixed-integer-only variants left out).
         ``cvxpy.installed_solvers()`` probes imports (about 3 ms): read once.
     """

@@ -34,6 +34,7 @@ MODELS = {
     "svm2": ("squared hinge + weighted L1 (004 eq. 7)", ("SVM2",)),
     "lasso": ("squares + weighted L1 (004 eq. 3)", ("WeightedLasso", "AdaptiveLasso")),
     "ridge": ("squares + lam ||w||^2 (000 eq. 1, 002 sec. 3.4)", ("RidgeRegression", "RLSC")),
+    "logistic": ("logistic + weighted L1 and L2 (elastic net)", ("SparseLogisticRegression",)),
 }
 
 #: The problem class each model is for CVXPY's backends.
@@ -44,6 +45,7 @@ PROBLEM_CLASS = {
     "svm2": "QP",
     "lasso": "QP",
     "ridge": "QP",
+    "logistic": "EXP",
 }
 
 
@@ -64,10 +66,12 @@ PROBLEM_CLASS = {
 #:   then ECOS (through a second-order-cone reformulation). HiGHS is left out: it hits
 #:   its iteration limit on the squared-hinge QP.
 #: - SOCP (enclosing ball): Clarabel, then ECOS, then SCS.
+#: - EXP (logistic regression, exponential cones): Clarabel, then ECOS, then SCS.
 DEFAULT_BACKENDS = {
     "LP": ("HIGHS", "CLARABEL", "ECOS"),
     "QP": ("CLARABEL", "ECOS", "OSQP"),
     "SOCP": ("CLARABEL", "ECOS", "SCS"),
+    "EXP": ("CLARABEL", "ECOS", "SCS"),
 }
 
 
@@ -181,6 +185,19 @@ _OWN = (
         warm_start=True,
         options={"max_rounds": Option(50, "restricted LPs solved at most")},
         iterations="max_rounds",
+    ),
+    Backend(
+        "PROX_NEWTON",
+        frozenset({"logistic"}),
+        "proximal Newton with coordinate descent on working sets of features (glmnet, skglm)",
+        warm_start=True,
+        options={
+            "tol": Option(1e-8, "relative duality gap at which it stops"),
+            "max_iter": Option(50, "working sets solved at most"),
+            "max_epochs": Option(100000, "coordinate-descent passes in all"),
+        },
+        iterations="max_iter",
+        tolerance="tol",
     ),
     Backend(
         "SVD",
