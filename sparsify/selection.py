@@ -6,6 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._dask import is_dask, map_row_blocks
+from ._validation import check_n_select
 
 __all__ = ["Selection"]
 
@@ -39,10 +40,12 @@ class Selection:
     Raises
     ------
     TypeError
-        indices is not a 1-D integer array.
+        indices is not a 1-D integer array, or n_features_in is not an integer
+        (e.g. 30.7: it is not truncated).
     ValueError
-        indices repeated or outside ``[0, n_features_in)``, scales negative or
-        not finite, or not one scale per index.
+        n_features_in is negative, indices repeated or outside
+        ``[0, n_features_in)``, scales negative or not finite, or not one scale per
+        index.
 
     See Also
     --------
@@ -74,7 +77,7 @@ class Selection:
             raise TypeError(f"indices must be a 1-D integer array; got {indices!r}.")
         indices = indices.astype(np.intp, copy=True)
         scales = np.array(self.scales, dtype=np.float64, copy=True).reshape(-1)
-        d = int(self.n_features_in)
+        d = _check_width(self.n_features_in)
         if scales.shape != indices.shape:
             raise ValueError(
                 f"scales has shape {scales.shape} but indices has shape {indices.shape}; "
@@ -188,13 +191,15 @@ class Selection:
 
         Raises
         ------
+        TypeError
+            n_features_in is not an integer.
         ValueError
             A pick outside ``[0, n_features_in)``, a weight that is negative or
             not finite, or not one weight per pick.
         """
         picks = np.asarray(picks, dtype=np.intp).reshape(-1)
         weights = np.asarray(weights, dtype=np.float64).reshape(-1)
-        d = int(n_features_in)
+        d = _check_width(n_features_in)
         if weights.shape != picks.shape:
             raise ValueError(
                 f"weights has shape {weights.shape} but picks has shape {picks.shape}; "
@@ -224,6 +229,12 @@ class Selection:
         selection = object.__new__(cls)
         selection._own(indices, scales, d)
         return selection
+
+
+def _check_width(n_features_in):
+    """``n_features_in`` as a Python int: an integer >= 0 (a float such as 30.7 is a
+    TypeError, not truncated to 30)."""
+    return check_n_select(n_features_in, name="n_features_in", low=0, low_inclusive=True)
 
 
 def _check_range(indices, low, high, d):

@@ -36,7 +36,13 @@ import scipy.sparse as sp
 from threadpoolctl import ThreadpoolController
 
 from ._svd import rank_tolerance, right_singular_vectors
-from ._validation import check_n_select, check_orthonormal, check_random_state, check_X
+from ._validation import (
+    canonical,
+    check_n_select,
+    check_orthonormal,
+    check_random_state,
+    check_X,
+)
 
 __all__ = [
     "check_X",
@@ -54,7 +60,9 @@ __all__ = [
 def column_norms(X, *, squared=False):
     """Euclidean norm of every column of a dense or sparse X.
 
-    A sparse X is never densified (the squares of its stored entries are summed).
+    A sparse X is never densified (the squares of its stored entries are summed); one
+    with duplicate entries (valid in SciPy: they add up) is summed on a canonical copy,
+    the caller's matrix untouched.
 
     Parameters
     ----------
@@ -82,6 +90,7 @@ def column_norms(X, *, squared=False):
     >>> column_norms(sp.csr_matrix(X), squared=True)
     array([25.,  1.])
     """
+    X = canonical(X)  # duplicates add before they are squared
     if sp.issparse(X) and X.format == "csr":  # a histogram of the columns: no copy of X
         squares = np.bincount(X.indices, weights=X.data * X.data, minlength=X.shape[1])
     elif sp.issparse(X):
