@@ -40,6 +40,8 @@ _LAZY = {
     "L2SVM": "svm",
     "SVM2": "svm",
     "SVMDual": "svm",
+    "SparseLogisticRegression": "logistic",
+    "SparseLogisticRegressionCV": "logistic",
 }
 
 __all__ = ["SolverError", "PathWarning", *_LAZY]

@@ -1,0 +1,668 @@
+"""L1, L2 and elastic-net logistic regression, and its penalty chosen by cross-validation.
+
+The model is one loss (:data:`solvers._losses.LOGISTIC`) and one penalty
+(:class:`solvers._penalty.Penalty`, the weighted elastic net); everything else is the
+package's: the planned chain of backends (:mod:`solvers._planner`: the compiled
+proximal Newton of :mod:`solvers._logistic_cd`, then CVXPY's exponential-cone solvers
+on :func:`solvers.formulations.sparse_logistic_regression`), the generic certificate
+(:func:`solvers.certificates.certificate`), labels, sample weights and one-vs-rest
+(:class:`solvers._base.BinaryLinearClassifier`). docs/architecture.md ("Adding a
+model") walks through it.
+"""
+
+import warnings
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from joblib import Parallel, delayed
+from sklearn.model_selection import check_cv
+from sklearn.utils import check_X_y
+from sklearn.utils._param_validation import Interval
+
+from sparsify.utils import signed_labels
+
+from ._base import (
+    BACKEND_CONSTRAINTS,
+    CLASS_WEIGHT_CONSTRAINTS,
+    CONTROL_CONSTRAINTS,
+    FINAL_FIT_CONTROLS,
+    POSITIVE,
+    BinaryLinearClassifier,
+    fingerprint,
+    optimal,
+    own_options,
+    signature,
+)
+from ._chain import Outcome
+from ._losses import LOGISTIC
+from ._penalty import Penalty, check_penalty_weights, l1_lam_max
+from .certificates import GAP_TOLERANCE, certificate
+from .cv import _BinaryPathCV, _fold_scores, _part
+from .exceptions import PathWarning
+from .path import Path
+
+__all__ = ["SparseLogisticRegression", "SparseLogisticRegressionCV"]
+
+#: lam_max of a penalty whose L1 share is below this is that of this share (glmnet's
+#: rule for its grid: the pure 2-norm penalty has no lam at which every coefficient is 0).
+_LAM_MAX_L1_RATIO = 1e-3
+_L1_RATIO = [Interval(Real, 0, 1, closed="both")]
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """One binary problem, as a value: the columns of finite weight, labels -1/+1, the
+    sample weights (None: all 1; zeros already dropped) and the penalty."""
+
+    X: object
+    y: np.ndarray
+    sample_weight: object
+    lam: float
+    l1_ratio: float
+    weights: np.ndarray
+
+    @property
+    def penalty(self):
+        return Penalty.elastic_net(self.lam, self.weights, self.l1_ratio)
+
+    def objective(self, coef, intercept):
+        fitted = np.asarray(self.X @ coef).ravel() + intercept
+        return LOGISTIC.value(self.y, fitted, self.sample_weight) + self.penalty.value(coef)
+
+    def certificate(self, coef, intercept, tolerance=GAP_TOLERANCE):
+        return certificate(
+            self.X, self.y, coef, intercept, loss=LOGISTIC, lam=self.lam, weights=self.weights,
+            l1_ratio=self.l1_ratio, sample_weight=self.sample_weight, tolerance=tolerance,
+        )  # fmt: skip
+
+
+def _null_correlations(X, y, s):
+    """``X'Ya`` at the best constant model (``a = s sigma(-y b)``, b the log-odds)."""
+    fitted = np.full(y.size, LOGISTIC.null_intercept(y, s))
+    return np.asarray(X.T @ (y * LOGISTIC.dual_point(y, fitted, s))).ravel()
+
+
+def _lam_max(X, y, weights, l1_ratio, s):
+    """The smallest lam at which every coefficient of positive finite weight is 0.
+
+    ``max_j |X_j'Ya| / (l1_ratio W_j)`` at the fit of the unpenalised features alone (the
+    constant model when there are none), exact for ``l1_ratio = 1``; with unpenalised
+    features and a 2-norm part, their fit depends on lam, and the fit without it is used.
+    """
+    free = np.isfinite(weights) & (weights == 0)
+    if np.any(free):
+        from ._logistic_cd import logistic_prox_newton
+
+        only_free = np.where(free, 0.0, np.inf)
+        fit = logistic_prox_newton(X, y, 1.0, only_free, sample_weight=s)
+        fitted = np.asarray(X @ fit.coef).ravel() + fit.intercept
+        correlations = np.asarray(X.T @ (y * LOGISTIC.dual_point(y, fitted, s))).ravel()
+    else:
+        correlations = _null_correlations(X, y, s)
+    return l1_lam_max(correlations, weights) / max(l1_ratio, _LAM_MAX_L1_RATIO)
+
+
+class SparseLogisticRegression(BinaryLinearClassifier):
+    """L1, L2 and elastic-net logistic regression with penalty weights, intercept unpenalised.
+
+    Primal (solved):
+    ``min_{w,b} sum_i s_i log(1 + exp(-y_i (x_i'w + b)))
+    + lam (l1_ratio sum_j W_j |w_j| + (1 - l1_ratio)/2 ||w||^2)``.
+    Dual: ``max_a sum_i s_i H(a_i / s_i) - sum_j [|X_j'Ya| - lam l1_ratio W_j]_+^2 /
+    (2 lam (1 - l1_ratio))`` on ``0 <= a <= s``, ``y'a = 0`` (H the binary entropy;
+    at ``l1_ratio = 1`` the second term is the constraint ``|X_j'Ya| <= lam W_j``, an
+    equality for ``W_j = 0``). Map: ``a_i = s_i sigma(-y_i f_i)``, the probability the
+    model gives the *other* class, times the sample weight.
+
+    Same model as scikit-learn's ``LogisticRegression(C=1/lam, l1_ratio=l1_ratio)``
+    (``penalty="l1"``, ``"l2"`` or ``"elasticnet"`` before scikit-learn 1.8) with unit
+    weights, whose objective is this one divided by lam, when its intercept is not
+    penalised (liblinear's is, unless ``intercept_scaling`` is large); glmnet's
+    binomial family with ``alpha = l1_ratio``, ``lambda = lam / n`` and
+    ``penalty.factor = W``; skglm's ``SparseLogisticRegression(alpha=lam / n)`` at
+    ``l1_ratio = 1``.
+
+    Sample weights: ``fit(X, y, sample_weight=s)`` multiplies sample i's loss by
+    ``s_i``; an integer weight is the same as repeating the row, 0 the same as dropping
+    it.
+
+    Parameters
+    ----------
+    lam : float > 0, default=1.0
+        The penalty (``1 / C`` in scikit-learn). Above :meth:`lam_max` every
+        coefficient of positive weight is 0 (at ``l1_ratio > 0``).
+    l1_ratio : float in [0, 1], default=1.0
+        The L1 share of the penalty: 1 the (weighted) L1 penalty, 0 the squared 2-norm,
+        between them the elastic net.
+    weights : array of shape (n_features,), optional
+        Weights W of the L1 part, each >= 0 or +inf (default 1; 0: not L1-penalised,
+        +inf: excluded, its coefficient is 0). Adaptive weights:
+        ``weights=solvers.hybrid_weights(X, y, base="svm2")`` (004 eq. 4-5), or
+        ``|w_j|^-gamma`` of a fit at ``l1_ratio=0``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the sample weights of each class, as in scikit-learn.
+    solver : str or list of str, optional
+        ``"PROX_NEWTON"`` (proximal Newton with coordinate descent on working sets of
+        features, :mod:`solvers._logistic_cd`), CVXPY's exponential-cone backends
+        (Clarabel, ECOS, SCS), or a chain of them; None (default) for the planned chain,
+        as in :class:`solvers.SVMDual`.
+    solver_options : dict, optional
+        As in :class:`solvers.SVMDual`.
+    tol : float in (0, 1), optional
+        As in :class:`solvers.SVMDual`.
+    max_iter : int >= 1, optional
+        As in :class:`solvers.SVMDual`.
+    verbose : int, default=0
+        As in :class:`solvers.SVMDual`.
+    warm_start : bool, default=True
+        Start from the last answer on the same data (a new lam, l1_ratio or weights).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        w; at ``l1_ratio > 0`` the features with ``coef_ != 0`` are selected.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        b (unpenalised).
+    objective_ : float or ndarray of shape (n_classes,)
+        The primal objective above at (coef_, intercept_).
+    problem_ : cvxpy.Problem or list of them
+        Set when a CVXPY backend solved it.
+    backend_ : str or list of str
+        The backend that solved it.
+    solve_attempts_ : list of dict
+        What ran and why (as in :class:`solvers.SVMDual`).
+    certificate_ : solvers.certificates.Certificate or list of them
+        The optimality certificate (:func:`solvers.certificates.certificate`).
+    dual_gap_ : float or ndarray of shape (n_classes,)
+        The certificate's relative duality gap.
+    n_iter_ : int or ndarray of shape (n_classes,)
+        Working sets (proximal Newton) or the CVXPY solver's iterations.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels; more than two are fitted one-vs-rest (``estimators_``), as in
+        :class:`solvers.SVMDual`.
+
+    See Also
+    --------
+    SparseLogisticRegressionCV : lam chosen by cross-validation.
+    solvers.formulations.sparse_logistic_regression : The CVXPY formulation.
+    sklearn.linear_model.LogisticRegression : The peer (``C = 1 / lam``).
+
+    Examples
+    --------
+    >>> from solvers import SparseLogisticRegression
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((60, 8))
+    >>> y = (X[:, 0] - X[:, 1] + 0.5 * rng.standard_normal(60) > 0).astype(int)
+    >>> clf = SparseLogisticRegression(lam=2.0).fit(X, y)
+    >>> clf.coef_.shape, bool(clf.certificate_.holds)
+    ((1, 8), True)
+
+    The objective, and scikit-learn's answer to the same problem at ``C = 1 / lam``,
+    which the certificate's dual bounds from below:
+
+    >>> signs = 2 * y - 1
+    >>> def objective(w, b):
+    ...     return np.logaddexp(0, -signs * (X @ w + b)).sum() + 2.0 * np.abs(w).sum()
+    >>> bool(np.isclose(clf.objective_, objective(clf.coef_[0], clf.intercept_[0])))
+    True
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> peer = LogisticRegression(C=0.5, l1_ratio=1.0, solver="saga", tol=1e-10,
+    ...                           max_iter=100000).fit(X, y)
+    >>> peer_objective = objective(peer.coef_[0], peer.intercept_[0])
+    >>> bool(clf.certificate_.dual <= peer_objective + 1e-9)
+    True
+    >>> bool(np.isclose(clf.objective_, peer_objective, rtol=1e-6))
+    True
+    >>> clf.predict_proba(X[:2]).shape
+    (2, 2)
+    """
+
+    _MODEL = "logistic"
+    _parameter_constraints = {
+        "lam": [POSITIVE],
+        "l1_ratio": _L1_RATIO,
+        "weights": ["array-like", None],
+        **CLASS_WEIGHT_CONSTRAINTS,
+        **BACKEND_CONSTRAINTS,
+        **CONTROL_CONSTRAINTS,
+    }
+
+    def __init__(
+        self,
+        lam=1.0,
+        *,
+        l1_ratio=1.0,
+        weights=None,
+        class_weight=None,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+        warm_start=True,
+    ):
+        self.lam = lam
+        self.l1_ratio = l1_ratio
+        self.weights = weights
+        self.class_weight = class_weight
+        self.solver = solver
+        self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.warm_start = warm_start
+
+    @classmethod
+    def lam_max(cls, X, y, weights=None, *, l1_ratio=1.0, sample_weight=None):
+        """The smallest lam at which every coefficient of positive finite weight is 0.
+
+        ``max_j |X_j'Ya| / (l1_ratio W_j)`` with ``a = s sigma(-y f)`` at the fit of the
+        unpenalised features alone (the constant model, at the log-odds of the classes,
+        when there are none): the KKT conditions at ``w = 0``, as glmnet's first lambda.
+        Below ``l1_ratio = 1e-3`` it is that of 1e-3 (glmnet's rule: the 2-norm
+        penalty alone sets no coefficient to 0).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        weights : array-like of shape (n_features,), optional
+            Each >= 0 or +inf (default 1).
+        l1_ratio : float in [0, 1], default=1.0
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss (default 1), as in ``fit``.
+
+        Returns
+        -------
+        float
+        """
+        X, y = check_X_y(X, y, accept_sparse=("csr", "csc"), dtype=np.float64)
+        classes = np.unique(y)
+        if classes.size != 2:
+            raise ValueError(f"y must hold exactly two classes; got {classes.size}.")
+        weights = check_penalty_weights(weights, X.shape[1])
+        s = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        if s is not None:
+            kept = s > 0
+            X, y, s = X[kept], y[kept], s[kept]
+        return _lam_max(X, signed_labels(y, classes), weights, float(l1_ratio), s)
+
+    def _fit_pm(self, X, y):
+        weights = check_penalty_weights(self.weights, X.shape[1])
+        kept = np.flatnonzero(np.isfinite(weights))
+        if kept.size == 0:
+            warnings.warn(
+                f"every feature's weight is +inf, so {type(self).__name__} keeps no feature: "
+                "its model is the constant intercept_ (coef_ all 0).",
+                UserWarning,
+                stacklevel=4,
+            )
+            zero = (X.shape[0], 1)
+            columns = sp.csc_matrix(zero) if sp.issparse(X) else np.zeros(zero)
+            kept_weights = np.ones(1)
+        else:
+            columns = X if kept.size == X.shape[1] else X[:, kept]
+            kept_weights = weights[kept]
+        problem = _Problem(
+            columns, y, self._sample_weight, float(self.lam), float(self.l1_ratio), kept_weights
+        )
+        coef, intercept = self._solve(problem)
+        self.coef_ = np.zeros(X.shape[1])
+        if kept.size:
+            self.coef_[kept] = coef
+        self.intercept_ = float(intercept)
+        self.objective_ = problem.objective(coef, intercept)
+
+    def _solve(self, problem):
+        """Run the planned chain on ``problem``; the certified (coef, intercept)."""
+        answer = {}
+        lam_max = _lam_max_estimate(problem)
+        hardness = np.log(lam_max / problem.lam) if lam_max > 0 else 0.0
+        key = signature(problem.X, problem.y, _ones_or(problem.sample_weight, problem.y.size))
+
+        def attempt(step, warm):
+            if step.backend == "PROX_NEWTON":
+                return self._prox_newton(problem, step.options, warm, key, answer)
+            return self._cvxpy(problem, step.backend, step.options, answer)
+
+        def certify():
+            return problem.certificate(*answer["point"])
+
+        self._solve_planned(
+            self._stats(problem.X, hardness, warm=self._has_warm_state(key)), attempt, certify
+        )
+        return answer["point"]
+
+    def _prox_newton(self, problem, options, warm, key, answer):
+        from ._logistic_cd import logistic_prox_newton
+
+        start = self._warm_state("PROX_NEWTON", key) or {}
+        if warm is not None:
+            start = {**start, "coef": warm[0], "intercept": warm[1]}
+        result = logistic_prox_newton(
+            problem.X, problem.y, problem.lam, problem.weights, l1_ratio=problem.l1_ratio,
+            sample_weight=problem.sample_weight, **start, **own_options(options),
+        )  # fmt: skip
+        self._keep_warm_state(
+            "PROX_NEWTON",
+            key,
+            {"coef": result.coef, "intercept": result.intercept, "working_set": result.working_set},
+        )
+        answer["point"] = (result.coef, result.intercept)
+        record = {"iterations": result.iterations}
+        if not result.converged and result.relative_gap > GAP_TOLERANCE:
+            return Outcome(
+                "max_iter",
+                f"not converged in {result.iterations} working sets (relative duality gap "
+                f"{result.relative_gap:.2e})",
+                point=answer["point"],
+                record=record,
+            )
+        message = "" if result.converged else f"not converged in {result.iterations} working sets"
+        return optimal(message, iterations=result.iterations)
+
+    def _cvxpy(self, problem, name, options, answer):
+        """CVXPY's backend ``name`` on the formulation (compiled once per data set: a new
+        lam, l1_ratio or weights only sets its Parameters)."""
+        from ._backends import cvxpy_attempt
+        from .formulations import sparse_logistic_regression
+
+        s = problem.sample_weight
+        key = (fingerprint(problem.X, problem.y), s is None)
+        compiled = self.__dict__.get("_problem")
+        if compiled is None or self.__dict__.get("_problem_key") != key:
+            compiled = sparse_logistic_regression(
+                problem.X, problem.y, problem.lam, problem.l1_ratio, problem.weights,
+                sample_weight=s,
+            )  # fmt: skip
+        parameters = compiled.param_dict
+        parameters["lam_w"].value = problem.lam * problem.l1_ratio * problem.weights
+        parameters["lam_l2"].value = problem.lam * (1.0 - problem.l1_ratio)
+        if s is not None:
+            parameters["sample_weight"].value = s
+        self._problem, self._problem_key = compiled, key
+        outcome = cvxpy_attempt(compiled, name, options)
+        if outcome.status == "optimal":
+            variables = compiled.var_dict
+            answer["point"] = (np.asarray(variables["w"].value), float(variables["b"].value))
+            self.problem_ = compiled
+        return outcome
+
+    def predict_proba(self, X):
+        """The probability of each class: ``sigma(f)`` for ``classes_[1]`` with two classes;
+        with more, each one-vs-rest probability normalised to sum 1 (scikit-learn's
+        ``multi_class="ovr"``).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        scores = np.asarray(self.decision_function(X))
+        if scores.ndim == 1:
+            positive = np.exp(-np.logaddexp(0.0, -scores))
+            return np.column_stack((1.0 - positive, positive))
+        probabilities = np.exp(-np.logaddexp(0.0, -scores))
+        return probabilities / probabilities.sum(axis=1, keepdims=True)
+
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+
+def _ones_or(s, n):
+    return np.ones(n) if s is None else s
+
+
+def _lam_max_estimate(problem):
+    """lam_max from the constant model's correlations (the planner's hardness)."""
+    correlations = _null_correlations(problem.X, problem.y, problem.sample_weight)
+    return l1_lam_max(correlations, problem.weights) / max(problem.l1_ratio, _LAM_MAX_L1_RATIO)
+
+
+class SparseLogisticRegressionCV(_BinaryPathCV):
+    """Logistic regression with lam chosen by K-fold cross-validation on a warm-started grid.
+
+    The grid is ``lams`` log-spaced values from :meth:`SparseLogisticRegression.lam_max`
+    down to ``lam_min_ratio`` times it (glmnet's ``cv.glmnet``; scikit-learn's
+    ``LogisticRegressionCV`` with ``Cs = 1 / lams``). Each fold's models are computed
+    from the largest lam down, each starting from the last (warm starts, as glmnet's
+    path), by the proximal Newton of :mod:`solvers._logistic_cd`; fold k is evaluated at
+    ``lam * n_k / n`` (the objective sums the loss over the samples; module docstring of
+    :mod:`solvers.cv`). lambda.min and lambda.1se are chosen as in
+    :class:`solvers.L1SVMCV`, and :class:`SparseLogisticRegression` is refitted on all
+    the data (certified). Labels: two classes.
+
+    Parameters
+    ----------
+    l1_ratio : float in [0, 1], default=1.0
+        As in :class:`SparseLogisticRegression`.
+    weights : array-like of shape (n_features,), optional
+        Penalty weights of the L1 part, each >= 0 or +inf (default 1), the same in
+        every fold and in the final fit.
+    class_weight : dict, "balanced" or None, default=None
+        As in :class:`SparseLogisticRegression`.
+    cv : int, cross-validation splitter or iterable, default=5
+        As scikit-learn's ``cv`` (an int: StratifiedKFold, not shuffled).
+    scoring : str, callable or None
+        Higher is better: None (accuracy), a scikit-learn scorer name (``"neg_log_loss"``
+        is glmnet's deviance), a scorer or a metric, as in :class:`solvers.L1SVMCV`.
+    selection : {"min", "1se"}, default="min"
+        Refit with ``lam_min_`` or ``lam_1se_`` (sparser).
+    lam_min_ratio : float in (0, 1), optional
+        The grid ends at ``lam_min_ratio * lam_max``; None (default): 1e-4 when
+        n_samples > n_features, else 1e-2 (glmnet's ``lambda.min.ratio``).
+    lams : int or array-like, default=30
+        An int: that many log-spaced lams from lam_max down; an array: these lams (of
+        the whole data, each > 0).
+    n_jobs : int, optional
+        Folds run in parallel with joblib (None: one at a time).
+    solver : str or list of str, optional
+        The final fit's backend chain, as in :class:`SparseLogisticRegression` (the
+        folds use proximal Newton).
+    solver_options : dict, optional
+        The final fit's backend options.
+    tol : float in (0, 1), optional
+        As in :class:`solvers.HybridSVM`.
+    max_iter : int >= 1, optional
+        As in :class:`solvers.HybridSVM`.
+    verbose : int, default=0
+        As in :class:`solvers.HybridSVM`.
+
+    Attributes
+    ----------
+    lam_ : float
+        The lam of the final fit: ``lam_min_`` or ``lam_1se_``.
+    lam_min_ : float
+        glmnet's "lambda.min": the lam of the best mean score (the largest among ties).
+    lam_1se_ : float
+        glmnet's "lambda.1se": the largest lam within one standard error of the best.
+    cv_lams_ : ndarray of shape (n_lams,)
+        The grid, decreasing, in the scale of the whole data.
+    cv_scores_ : ndarray of shape (n_folds, n_lams)
+        Validation score of each fold at each lam.
+    cv_mean_ : ndarray of shape (n_lams,)
+        Mean of ``cv_scores_`` over the folds.
+    cv_std_ : ndarray of shape (n_lams,)
+        Standard deviation over the folds (ddof=1).
+    cv_se_ : ndarray of shape (n_lams,)
+        ``cv_std_ / sqrt(n_folds)``.
+    estimator_ : SparseLogisticRegression
+        The final fit on all the data at ``lam_``.
+    coef_ : ndarray of shape (1, n_features)
+        That of ``estimator_``.
+    intercept_ : ndarray of shape (1,)
+        That of ``estimator_``.
+    objective_ : float
+        That of ``estimator_``.
+    certificate_ : solvers.certificates.Certificate
+        That of ``estimator_``.
+    dual_gap_ : float
+        That of ``estimator_``.
+    n_iter_ : int
+        That of ``estimator_``.
+    classes_ : ndarray of shape (2,)
+        The two labels.
+
+    See Also
+    --------
+    SparseLogisticRegression : The estimator refitted at ``lam_``.
+    sklearn.linear_model.LogisticRegressionCV : The peer (``Cs = 1 / lams``).
+
+    Examples
+    --------
+    >>> from solvers import SparseLogisticRegressionCV
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((80, 10))
+    >>> y = (X[:, 0] - X[:, 1] + 0.5 * rng.standard_normal(80) > 0).astype(int)
+    >>> model = SparseLogisticRegressionCV(cv=3, lams=10).fit(X, y)
+    >>> model.cv_scores_.shape, bool(model.certificate_.holds)
+    ((3, 10), True)
+    >>> bool(model.cv_mean_[model.cv_lams_ == model.lam_][0] == model.cv_mean_.max())
+    True
+    """
+
+    _estimator_class = SparseLogisticRegression
+    _parameter_constraints = {
+        **_BinaryPathCV._parameter_constraints,
+        "l1_ratio": _L1_RATIO,
+        "class_weight": CLASS_WEIGHT_CONSTRAINTS["class_weight"],
+        "lam_min_ratio": [Interval(Real, 0, 1, closed="neither"), None],
+        "lams": [Interval(Integral, 1, None, closed="left"), "array-like"],
+    }
+
+    def __init__(
+        self,
+        *,
+        l1_ratio=1.0,
+        weights=None,
+        class_weight=None,
+        cv=5,
+        scoring=None,
+        selection="min",
+        lam_min_ratio=None,
+        lams=30,
+        n_jobs=None,
+        solver=None,
+        solver_options=None,
+        tol=None,
+        max_iter=None,
+        verbose=0,
+    ):
+        self.l1_ratio = l1_ratio
+        self.class_weight = class_weight
+        super().__init__(
+            weights=weights, cv=cv, scoring=scoring, selection=selection,
+            lam_min_ratio=lam_min_ratio, lams=lams, n_jobs=n_jobs, solver=solver,
+            solver_options=solver_options, tol=tol, max_iter=max_iter, verbose=verbose,
+        )  # fmt: skip
+
+    def _fit_cv(self, X, y):
+        s = self._sample_weight
+        weight = np.ones(X.shape[0]) if s is None else s
+        splitter = check_cv(self.cv, y, classifier=True)
+        folds = list(splitter.split(X, y))
+        for train, test in folds:
+            if not (weight[train].sum() > 0 and weight[test].sum() > 0):
+                raise ValueError(
+                    "sample_weight is 0 on every sample of a training or validation part of "
+                    "the folds; give those samples weight or choose other folds (cv)."
+                )
+        grid = self._grid(X, y, s)
+        self.cv_lams_ = grid
+        signs = signed_labels(y, self.classes_)
+        weights = check_penalty_weights(self.weights, X.shape[1])
+        scales = [weight.sum() / weight[train].sum() for train, _ in folds]
+        runs = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fold_grid)(
+                X[train], signs[train], _part(s, train), weights, self.l1_ratio, grid / scale,
+                X[test], y[test], _part(s, test), self._scoring(), self.classes_,
+            )  # fmt: skip
+            for (train, test), scale in zip(folds, scales, strict=True)
+        )
+        self.cv_scores_ = np.array([scores for scores, _ in runs])
+        for message in dict.fromkeys(m for _, messages in runs for m in messages):
+            warnings.warn(f"cross-validation fold: {message}", PathWarning, stacklevel=4)
+        self._choose_lam()
+        self.estimator_ = SparseLogisticRegression(
+            lam=self.lam_,
+            l1_ratio=self.l1_ratio,
+            weights=self.weights,
+            solver=self.solver,
+            solver_options=self.solver_options,
+            **{name: getattr(self, name) for name in FINAL_FIT_CONTROLS},
+        ).fit(X, y, sample_weight=s)
+        for name in ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_"):
+            setattr(self, name, getattr(self.estimator_, name))
+
+    def _grid(self, X, y, s):
+        """The lams of the CV curve, decreasing."""
+        if not isinstance(self.lams, Integral):
+            lams = np.asarray(self.lams, dtype=np.float64)
+            if lams.ndim != 1 or lams.size == 0 or not np.all(np.isfinite(lams) & (lams > 0)):
+                raise ValueError(
+                    f"lams must be a number of lams or a 1-D array of finite lams > 0; got "
+                    f"{self.lams!r}."
+                )
+            return np.unique(lams)[::-1]
+        kept = slice(None) if s is None else s > 0
+        lam_max = SparseLogisticRegression.lam_max(
+            X[kept], y[kept], self.weights, l1_ratio=self.l1_ratio,
+            sample_weight=None if s is None else s[kept],
+        )  # fmt: skip
+        if not lam_max > 0:
+            return np.array([1.0])  # no penalised feature can enter: any lam is the same
+        ratio = self.lam_min_ratio
+        if ratio is None:
+            ratio = 1e-4 if X.shape[0] > X.shape[1] else 1e-2
+        return np.geomspace(lam_max, ratio * lam_max, self.lams)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+def _fold_grid(X, y, s, weights, l1_ratio, lams, X_val, y_val, s_val, scoring, classes):
+    """One fold: the models at every lam (warm-started from the last), scored on its
+    validation part; the messages of the lams whose fit did not converge."""
+    from ._logistic_cd import logistic_prox_newton
+
+    coefs = np.zeros((lams.size, X.shape[1]))
+    intercepts = np.zeros(lams.size)
+    messages = []
+    start = {}
+    for k, lam in enumerate(lams):
+        result = logistic_prox_newton(
+            X, y, lam, weights, l1_ratio=l1_ratio, sample_weight=s, **start
+        )
+        if not result.converged:
+            messages.append(
+                f"the fit at lam={lam:.6g} stopped at a relative duality gap of "
+                f"{result.relative_gap:.2e}"
+            )
+        coefs[k], intercepts[k] = result.coef, result.intercept
+        start = {"coef": result.coef, "intercept": result.intercept,
+                 "working_set": result.working_set}  # fmt: skip
+    path = Path(
+        lams, coefs, intercepts, [np.flatnonzero(c) for c in coefs],
+        interpolation="constant", classes=classes,
+    )  # fmt: skip
+    return _fold_scores(path, X_val, y_val, lams, scoring, s_val), messages
+
