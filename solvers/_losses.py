@@ -99,9 +99,11 @@ class _Squares(Loss):
         residual = y - fitted
         return 2.0 * s * (residual - np.average(residual, weights=s))
 
-    def conjugate_value(self, u, y, s=None):
-        """``u'y - sum_i u_i^2 / (4 s_i)``."""
-        return float(u @ y - squares_over_weights(u, _weights(s, y.size)) / 4.0)
+    def conjugate_value(self, u, y, s=None, *, linear=None):
+        """``u'y - sum_i u_i^2 / (4 s_i)``; ``linear``: ``u'y`` when the caller has it
+        computed without cancellation (as ``u'r + u'f`` of the residual r)."""
+        linear = u @ y if linear is None else linear
+        return float(linear - squares_over_weights(u, _weights(s, y.size)) / 4.0)
 
     def null_intercept(self, y, s=None):
         """The s-weighted mean of y."""

@@ -6,6 +6,15 @@ weight is ``>= 0`` or ``+inf``. A weight of 0 leaves the feature unpenalised (it
 in every model, along a path too); ``+inf`` excludes it (its coefficient is fixed at
 0). NaN and negative weights are errors.
 
+:class:`Penalty` is the penalty as an object, the weighted elastic net
+``sum_j l1_j |w_j| + l2/2 ||w||^2`` (``l1_j = lam l1_ratio W_j``): the weighted L1 of the
+lasso, the 1-norm SVM and SVM2 (``l2 = 0``), the 2-norm of the SVMs (``l1 = 0``,
+``l2 = 1/C`` once the objective is divided by C) and of ridge regression
+(``l2 = 2 lam``), and their sum for logistic regression. It gives its value, its
+conjugate, the largest scaling of a dual point into the conjugate's domain, the
+features whose dual constraint is an equality, and the stationarity measure: the
+generic certificate (:func:`solvers.certificates.certificate`) is written with these.
+
 The penalty's conjugate makes the dual's constraints ``|X_j'v| <= lam W_j`` (``v``
 the dual point of the loss, :mod:`solvers._losses`); :func:`l1_dual_scaling` scales a
 dual point into them, :func:`l1_kkt_violation` measures the stationarity
@@ -18,6 +27,7 @@ such machinery: their dual map is ``w = X'v``.
 import numpy as np
 
 __all__ = [
+    "Penalty",
     "check_penalty_weights",
     "l1_dual_scaling",
     "l1_kkt_violation",
@@ -28,6 +38,9 @@ __all__ = [
 # Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
 # in the KKT measure.
 _SUPPORT_RTOL = 1e-6
+# Features whose l1_j is below this fraction of ||X_j|| ||v|| have an equality for a dual
+# constraint (c_j = 0): scaling a dual point into |c_j| <= l1_j would shrink it to nothing.
+FREE_RTOL = 1e-9
 
 
 def check_penalty_weights(weights, n_features, *, name="weights"):
@@ -122,3 +135,97 @@ def l1_dual_scaling(correlations, lam, weights):
     if not np.any(over):
         return 1.0
     return float(np.min(bound[over] / size[over]))
+
+
+class Penalty:
+    """The weighted elastic net ``g(w) = sum_j l1_j |w_j| + l2/2 ||w||^2``, defined once.
+
+    ``l1_j >= 0`` or ``+inf`` (0: no L1 term; ``+inf``: the feature is excluded, its
+    coefficient fixed at 0), ``l2 >= 0``. The models of the package:
+
+    - the lasso (004 eq. 3), the 1-norm SVM (eq. 6) and SVM2 (eq. 7): ``l1 = lam W``,
+      ``l2 = 0``;
+    - the 2-norm SVMs (001 eq. 2), divided by C: ``l1 = 0``, ``l2 = 1/C``;
+    - logistic regression: ``l1 = lam l1_ratio W``, ``l2 = lam (1 - l1_ratio)``.
+
+    Its conjugate, summed over the features, is ``g*(c) = sum_j g_j*(c_j)`` with
+    ``g_j*(c) = [|c| - l1_j]_+^2 / (2 l2)`` when ``l2 > 0`` (0 for an excluded feature)
+    and, when ``l2 = 0``, 0 on ``|c| <= l1_j`` and ``+inf`` outside: the dual
+    constraints of the L1 models, an equality ``c_j = 0`` for an unpenalised feature.
+
+    Parameters
+    ----------
+    l1 : ndarray of shape (n_features,)
+        The L1 strength of each feature, ``>= 0`` or ``+inf``.
+    l2 : float, default=0.0
+        The strength of the (unweighted) squared 2-norm, ``>= 0``.
+    """
+
+    def __init__(self, l1, l2=0.0):
+        self.l1 = np.asarray(l1, dtype=np.float64)
+        self.l2 = float(l2)
+
+    @classmethod
+    def elastic_net(cls, lam, weights, l1_ratio=1.0):
+        """``lam (l1_ratio sum_j W_j |w_j| + (1 - l1_ratio)/2 ||w||^2)``; an excluded
+        feature (``W_j = +inf``) stays excluded at any l1_ratio."""
+        excluded = np.isinf(weights)
+        l1 = np.where(excluded, np.inf, lam * l1_ratio * np.where(excluded, 0.0, weights))
+        return cls(l1, lam * (1.0 - l1_ratio))
+
+    @property
+    def excluded(self):
+        """Mask of the features whose coefficient is fixed at 0."""
+        return np.isinf(self.l1)
+
+    def value(self, coef):
+        """``g(coef)``; ``inf`` when an excluded feature has a nonzero coefficient."""
+        excluded = self.excluded
+        if np.any(coef[excluded] != 0):
+            return np.inf
+        kept = coef[~excluded]
+        return float(self.l1[~excluded] @ np.abs(kept) + 0.5 * self.l2 * (kept @ kept))
+
+    def conjugate(self, correlations):
+        """``g*(c)`` for a c inside the domain (the L1 models' constraints met)."""
+        if self.l2 == 0:
+            return 0.0
+        excess = np.maximum(np.abs(correlations) - np.where(self.excluded, np.inf, self.l1), 0)
+        return float(excess @ excess) / (2.0 * self.l2)
+
+    def equalities(self, norms, dual_norm):
+        """Features whose dual constraint is met as ``c_j = 0``: with ``l2 = 0``, those
+        whose ``l1_j`` is 0 or below ``FREE_RTOL ||X_j|| ||v||`` (``norms`` the column
+        norms, ``dual_norm`` the dual point's norm); none when ``l2 > 0``."""
+        if self.l2 > 0:
+            return np.zeros(0, dtype=np.intp)
+        finite = ~self.excluded
+        return np.flatnonzero(finite & (self.l1 <= FREE_RTOL * norms * dual_norm))
+
+    def dual_scaling(self, correlations, equalities=()):
+        """The largest ``t <= 1`` with ``t |c_j| <= l1_j`` for the features whose dual
+        constraint is an inequality (1 when ``l2 > 0``: the conjugate is finite)."""
+        if self.l2 > 0:
+            return 1.0
+        bounded = ~self.excluded
+        bounded[np.asarray(equalities, dtype=np.intp)] = False
+        size, bound = np.abs(correlations[bounded]), self.l1[bounded]
+        over = size > bound
+        return float(np.min(bound[over] / size[over], initial=1.0))
+
+    def kkt_violation(self, correlations, coef, norms, dual_norm):
+        """Largest scale-free violation of ``c_j - l2 w_j in l1_j d|w_j|`` over the
+        features kept, each divided by ``||X_j|| ||v|| + l2 |w_j|``: 0 at an optimum."""
+        kept = ~self.excluded
+        stationary = correlations - self.l2 * coef
+        contribution = np.abs(coef) * norms
+        on_support = contribution > _SUPPORT_RTOL * contribution.max(initial=0.0)
+        bound = np.where(kept, self.l1, 0.0)
+        violation = np.where(
+            on_support,
+            np.abs(stationary - bound * np.sign(coef)),
+            np.maximum(np.abs(stationary) - bound, 0.0),
+        )
+        scale = norms * dual_norm + self.l2 * np.abs(coef)
+        violation = np.where(kept & (scale > 0), violation / np.where(scale > 0, scale, 1.0), 0)
+        return float(violation.max(initial=0.0))

@@ -47,17 +47,18 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog, lsq_linear
+from scipy.optimize import linprog, lsq_linear, minimize_scalar
 
 from sparsify.utils import column_norms
 
 from ._columns import large_columns
-from ._losses import HINGE, LOSSES, SQUARED_HINGE, SQUARES, squares_over_weights
-from ._penalty import check_penalty_weights, l1_dual_scaling, l1_kkt_violation, l1_value
+from ._losses import HINGE, LOSSES, SQUARED_HINGE, SQUARES
+from ._penalty import Penalty, check_penalty_weights, l1_dual_scaling, l1_kkt_violation, l1_value
 
 __all__ = [
     "GAP_TOLERANCE",
     "Certificate",
+    "certificate",
     "hinge_null_objective",
     "squares_null_objective",
     "gap_scale",
@@ -79,10 +80,10 @@ _MARGIN_TOLERANCE = 1e-7
 _EXACT_LP = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 # Units in the last place a float64 solver's coefficient may be off by (ridge resolution).
 _ROUNDING_ULPS = 4
-# Features whose lam W_j is below this fraction of ||X_j|| ||a|| are met by projection.
-_FREE_RTOL = 1e-9
-# Alternating projections used to meet the constraints of unpenalised features.
-_PROJECTION_ROUNDS = 20
+# Semismooth Newton steps of the box-constrained projection onto the equalities.
+_PROJECTION_ROUNDS = 50
+# The equalities of a feasible dual point hold to this (relative, unit columns): rounding.
+_FEASIBLE_RTOL = 1e-10
 
 
 @dataclass(frozen=True)
@@ -404,17 +405,11 @@ def _balance(a, y):
 
 
 def _nearly_free(X, lam, weights, dual_norm, norms=None):
-    """Features whose bound ``lam W_j`` is 0 or negligible beside ``||X_j|| ||a||``.
-
-    Scaling a dual point into ``|X_j'a| <= lam W_j`` would shrink it to nothing for
-    them (a weight of 1e-12 after a column at 1e12 was equilibrated): their
-    constraint is met by projection instead, as for unpenalised features. ``norms``:
-    the column norms of X, when the caller has them.
-    """
-    finite = np.isfinite(weights)
-    bound = lam * np.where(finite, weights, np.inf)
+    """Features whose bound ``lam W_j`` is 0 or negligible beside ``||X_j|| ||a||``
+    (:meth:`solvers._penalty.Penalty.equalities`); ``norms``: the column norms of X,
+    when the caller has them."""
     norms = column_norms(X) if norms is None else norms
-    return np.flatnonzero(finite & (bound <= _FREE_RTOL * norms * dual_norm))
+    return Penalty.elastic_net(lam, weights).equalities(norms, dual_norm)
 
 
 def _given_norms(X, norms):
@@ -429,46 +424,299 @@ def _given_norms(X, norms):
     return norms
 
 
-def _infeasibility(M, a, reference):
-    """Largest ``|M_k'a| / (||M_k|| max(||a||, reference))`` over the columns of M.
+# -- the generic certificate --------------------------------------------------------
 
-    ``reference``: the norm of the multipliers at the problem's scale (the box ``s``
-    of the hinge, ``2 s`` for the squared hinge), so that multipliers at rounding
-    level (an optimum of 0) do not count as infeasible.
+
+def certificate(
+    X,
+    y,
+    coef,
+    intercept=0.0,
+    *,
+    loss,
+    lam,
+    weights=None,
+    l1_ratio=1.0,
+    sample_weight=None,
+    fit_intercept=True,
+    dual_point=None,
+    tolerance=GAP_TOLERANCE,
+):
+    r"""Certify ``(coef, intercept)`` for any loss with the weighted elastic-net penalty.
+
+    The primal is ``P(w, b) = sum_i s_i loss(y_i, x_i'w + b) + lam (l1_ratio sum_j W_j
+    |w_j| + (1 - l1_ratio)/2 ||w||^2)``, the Fenchel dual ``D(v) = -sum_i s_i
+    loss_i*(-v_i / s_i) - g*(X'v)`` on ``1'v = 0`` (the free intercept), with ``g*`` the
+    penalty's conjugate (:class:`solvers._penalty.Penalty`). The dual point is built so
+    that it is feasible *before* its value is taken, which makes the certificate sound
+    by construction: weak duality ``D(v) <= min P <= P(w, b)`` holds for every
+    candidate, up to float64 rounding, and a gap of 0 can only mean an optimum.
+
+    1. ``v`` is the loss's dual map at the candidate (``2 s (y - f)`` for the squares,
+       ``y a`` with the multipliers ``a`` of the classification losses; or
+       ``dual_point``);
+    2. it is moved, as little as possible, so that the equalities hold: ``1'v = 0``
+       for the intercept and ``X_j'v = 0`` for the features with no L1 bound to scale
+       into (``W_j = 0`` without a 2-norm term) while it stays in the loss
+       conjugate's domain (``0 <= a_i <= s_i`` for the hinge and the logistic loss):
+       a projection in the metric of ``S^-1`` for the squares, a box-constrained
+       projection (semismooth Newton on the equalities' multipliers) for the
+       classification losses;
+    3. it is scaled into ``|X_j'v| <= lam l1_ratio W_j`` (the L1 models), and the best
+       multiple ``t v``, ``0 <= t <= t_max``, is kept (the dual is concave along the ray).
+
+    If step 2 cannot meet the equalities to rounding, the dual point is 0 (a dual
+    value of 0, always valid: every loss is >= 0), so only an optimum of 0 certifies.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+        The samples, one per row.
+    y : ndarray of shape (n_samples,)
+        The targets, or the labels -1 and +1 for a classification loss.
+    coef : ndarray of shape (n_features,)
+        The candidate's w.
+    intercept : float, default=0.0
+        The candidate's b (0 when ``fit_intercept`` is False).
+    loss : str or Loss
+        ``"squares"``, ``"hinge"``, ``"squared_hinge"`` or ``"logistic"``
+        (:mod:`solvers._losses`).
+    lam : float > 0
+        The penalty's strength.
+    weights : ndarray of shape (n_features,), optional
+        Penalty weights of the L1 term, each >= 0 or +inf (default 1).
+    l1_ratio : float in [0, 1], default=1.0
+        The L1 share of the penalty (1: weighted L1; 0: the squared 2-norm only).
+    sample_weight : ndarray of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's loss (default 1).
+    fit_intercept : bool, default=True
+        Whether the model has a free intercept (the dual constraint ``1'v = 0``).
+    dual_point : ndarray of shape (n_samples,), optional
+        A dual point to start from instead of the dual map (``a`` for the
+        classification losses, ``v`` for the squares), e.g. a backend's multipliers.
+    tolerance : float, default=GAP_TOLERANCE
+        Tolerance of ``Certificate.holds`` on the relative gap.
+
+    Returns
+    -------
+    Certificate
+        ``model`` is ``"<loss>"`` followed by the penalty, e.g. ``"logistic_l1"``.
+
+    Raises
+    ------
+    ValueError
+        If the shapes disagree, coef or intercept is not finite, lam not a finite number
+        > 0, l1_ratio not in [0, 1], the labels not -1/+1 for a classification loss,
+        weights not numbers >= 0 or +inf, or sample_weight not finite numbers >= 0, not
+        all 0.
+
+    See Also
+    --------
+    svm2_certificate, l1_svm_certificate, lasso_certificate, svm_certificate : This
+        certificate on the papers' models, with their own dual points.
+
+    Examples
+    --------
+    L1 logistic regression: scikit-learn's ``LogisticRegression(penalty="l1", C=1/lam)``
+    at a tight tolerance certifies; a point 1% off does not.
+
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from solvers.certificates import certificate
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((60, 5)); y = np.sign(X[:, 0] + rng.standard_normal(60))
+    >>> fit = LogisticRegression(penalty="l1", C=0.5, solver="saga", tol=1e-12,
+    ...                          max_iter=100000).fit(X, y)
+    >>> good = certificate(X, y, fit.coef_[0], fit.intercept_[0], loss="logistic", lam=2.0,
+    ...                    tolerance=1e-8)
+    >>> bad = certificate(X, y, 1.01 * fit.coef_[0], fit.intercept_[0], loss="logistic",
+    ...                   lam=2.0, tolerance=1e-8)
+    >>> good.holds, bad.holds, bool(bad.dual <= good.primal + 1e-9)
+    (True, False, True)
     """
-    residual = np.abs(M.T @ a)
-    scale = np.linalg.norm(M, axis=0) * max(np.linalg.norm(a), reference, np.finfo(float).tiny)
-    return float(np.max(residual / np.where(scale > 0, scale, 1.0), initial=0.0))
+    loss = LOSSES[loss] if isinstance(loss, str) else loss
+    X, y, coef, intercept = _prepare(X, y, coef, intercept, labels=loss.labels)
+    weights = check_penalty_weights(weights, X.shape[1])
+    _check_lam(lam)
+    if not 0.0 <= l1_ratio <= 1.0:
+        raise ValueError(f"l1_ratio must be in [0, 1]; got l1_ratio={l1_ratio}.")
+    s = _sample_weights(sample_weight, X.shape[0])
+    if not fit_intercept:
+        intercept = 0.0
+    penalty = Penalty.elastic_net(lam, weights, l1_ratio)
+    points = [] if dual_point is None else [np.asarray(dual_point, dtype=np.float64).ravel()]
+    kind = "l1" if l1_ratio == 1.0 else ("l2" if l1_ratio == 0.0 else "elastic_net")
+    return _certify(
+        f"{loss.name}_{kind}", X, y, coef, intercept, loss, penalty, s, fit_intercept,
+        tolerance, points,
+    )  # fmt: skip
 
 
-def _feasible_hinge_dual(a, X, y, lam, weights, upper, reference):
-    """Make ``a`` feasible for the L1-penalised hinge duals; returns (a, infeasibility).
+def _certify(
+    model, X, y, coef, intercept, loss, penalty, s, fit_intercept, tolerance, points,
+    *, factor=1.0, norms=None,
+):  # fmt: skip
+    """The generic certificate of ``factor (sum_i s_i loss_i + penalty(w))``.
 
-    Clip to ``[0, upper]``; for unpenalised and nearly free features
-    (:func:`_nearly_free`), alternate projections onto ``{X_F'Ya = 0, y'a = 0}`` with
-    the clipping; balance so that ``y'a = 0``; scale so that ``|X_j'Ya| <= lam W_j``
-    for every penalised feature. The infeasibility is what is left of ``X_j'Ya = 0``
-    for the unpenalised features (weight exactly 0), relative to ``reference`` (see
-    :func:`_infeasibility`).
+    ``points``: dual points to try (arrays, or callables computing one), best first;
+    the loss's dual map at the candidate is tried last. The first that certifies is
+    kept, else the one of largest dual value. ``factor`` scales every value (the
+    2-norm SVM is C times the problem with ``l2 = 1/C``).
+    """
+    fitted = _fitted(X, coef, intercept)
+    primal = loss.value(y, fitted, s) + penalty.value(coef)
+    null = loss.null(y, s, intercept=fit_intercept)
+    norms = column_norms(X) if norms is None else norms
+    best = None
+    for point in [*points, lambda: loss.dual_point(y, fitted, s)]:
+        point = point() if callable(point) else point
+        if point is None:
+            continue
+        dual, kkt, infeasibility = _dual_value(
+            X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, point, norms
+        )
+        found = _certificate(
+            model, factor * primal, factor * dual, kkt, infeasibility, tolerance,
+            null=factor * null,
+        )  # fmt: skip
+        if best is None or found.dual > best.dual:
+            best = found
+        if best.holds:
+            break
+    return best
+
+
+def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, point, norms):
+    """The dual value at ``point`` made feasible (steps 2-3 of :func:`certificate`);
+    also the KKT violation of the point as given and the equalities' leftover."""
+    direction = y if loss.labels else np.ones_like(y)
+    v = direction * point
+    dual_norm = float(np.linalg.norm(v))
+    kkt = penalty.kkt_violation(_correlations(X, v), coef, norms, dual_norm)
+    equalities = penalty.equalities(norms, dual_norm)
+    columns = X[:, equalities]
+    columns = columns.toarray() if sp.issparse(columns) else np.asarray(columns)
+    if loss.labels:
+        point, infeasibility = _feasible_multipliers(
+            point, y, columns, loss.box(s), fit_intercept
+        )
+    else:
+        point, infeasibility = _feasible_residuals(point, columns, s, fit_intercept)
+    v = direction * point
+    correlations = _correlations(X, v)
+    t_max = penalty.dual_scaling(correlations, equalities)
+    if loss.labels:
+        def value(t):
+            return loss.conjugate_value(t * point, y, s) - penalty.conjugate(t * correlations)
+    else:  # u'y as u'r + u'f, u'f = (X'u)'w + b 1'u: no cancellation when f is close to y
+        linear = point @ (y - fitted) + correlations @ coef + intercept * point.sum()
+        def value(t):
+            return (
+                loss.conjugate_value(t * point, y, s, linear=t * linear)
+                - penalty.conjugate(t * correlations)
+            )
+    return _best_on_ray(value, t_max), kkt, infeasibility
+
+
+def _best_on_ray(value, t_max):
+    """``max_{0 <= t <= t_max} value(t)`` of a concave function of t (any t is a valid
+    dual point, so an inexact maximiser only loosens the bound)."""
+    if t_max <= 0:
+        return value(0.0)
+    found = minimize_scalar(
+        lambda t: -value(t), bounds=(0.0, t_max), method="bounded",
+        options={"xatol": 1e-12 * t_max},
+    )  # fmt: skip
+    return max(value(t_max), -found.fun, value(0.0))
+
+
+def _unit_columns(M):
+    norms = np.linalg.norm(M, axis=0)
+    return M / np.where(norms > 0, norms, 1.0)
+
+
+def _leftover(M, a):
+    """Largest ``|M_k'a|`` over the unit columns of M, relative to ``||a||``."""
+    if M.shape[1] == 0:
+        return 0.0
+    return float(np.max(np.abs(M.T @ a)) / max(np.linalg.norm(a), np.finfo(float).tiny))
+
+
+def _feasible_residuals(u, columns, s, fit_intercept):
+    """``u`` projected onto ``{Z'u = 0}`` in the metric of ``S^-1`` (which keeps ``u_i =
+    0`` where ``s_i = 0``), ``Z = [1, X_F]``; returns it and the equalities' leftover."""
+    u = np.where(s > 0, u, 0.0)
+    if not fit_intercept and columns.shape[1] == 0:
+        return u, 0.0
+    Z = _unit_columns(np.hstack(([np.ones((u.size, 1))] if fit_intercept else []) + [columns]))
+    root = np.sqrt(s)
+    scaled = np.divide(u, root, out=np.zeros_like(u), where=root > 0)
+    u = u - s * (Z @ np.linalg.lstsq(root[:, None] * Z, scaled, rcond=None)[0])
+    return _checked_feasible(u, Z)
+
+
+def _feasible_multipliers(a, y, columns, upper, fit_intercept):
+    """Multipliers in ``[0, upper]`` with ``y'a = 0`` (the intercept) and ``X_F'Ya = 0``
+    (the equalities), nearest to ``a``; returns them and the equalities' leftover.
+
+    With the intercept alone, the heavier class is scaled down (exact, and inside the
+    box); with equalities, the box-constrained projection of :func:`_box_projection`,
+    then the balance.
     """
     a = np.clip(a, 0.0, upper)
-    free = _nearly_free(X, lam, weights, np.linalg.norm(a))
-    infeasibility = 0.0
-    if free.size:
-        columns = X[:, free]
-        columns = columns.toarray() if sp.issparse(columns) else columns
-        M = np.column_stack((y, y[:, None] * columns))
-        pinv = np.linalg.pinv(M)
-        for _ in range(_PROJECTION_ROUNDS):
-            a = np.clip(a - M @ (pinv @ a), 0.0, upper)
+    if columns.shape[1] == 0:
+        return (_balance(a, y) if fit_intercept else a), 0.0
+    M = _unit_columns(np.hstack(([y[:, None]] if fit_intercept else []) + [y[:, None] * columns]))
+    a = _box_projection(a, M, upper)
+    if fit_intercept:
         a = _balance(a, y)
-        unpenalised = np.flatnonzero(weights[free] == 0) + 1
-        infeasibility = _infeasibility(M[:, unpenalised], a, reference)
-    else:
-        a = _balance(a, y)
-    correlations = _correlations(X, y * a)
-    a *= l1_dual_scaling(correlations, lam, weights)
-    return a, infeasibility
+    return _checked_feasible(a, M)
+
+
+def _checked_feasible(point, M):
+    """``point`` and its leftover if the equalities hold to rounding; else the dual point
+    0, feasible for every model (the only one when the equalities pin it there: as many
+    unpenalised features as samples)."""
+    leftover = _leftover(M, point)
+    if leftover <= _FEASIBLE_RTOL:
+        return point, leftover
+    return np.zeros_like(point), 0.0
+
+
+def _box_projection(a0, M, upper):
+    """``argmin ||a - a0||`` on ``{M'a = 0, 0 <= a <= upper}``, M of few unit columns.
+
+    The minimiser is ``a(mu) = clip(a0 - M mu, 0, upper)`` at the maximiser ``mu`` of the
+    concave dual ``q(mu) = min_a 1/2 ||a - a0||^2 + mu'M'a``, whose gradient is
+    ``M'a(mu)``: semismooth Newton steps (the generalised Hessian is ``-M_F'M_F`` over
+    the multipliers strictly inside the box) with backtracking on q.
+    """
+    m = M.shape[1]
+    mu = np.zeros(m)
+
+    def at(mu):
+        inner = a0 - M @ mu
+        point = np.clip(inner, 0.0, upper)
+        gap = point - a0
+        return inner, point, 0.5 * (gap @ gap) + mu @ (M.T @ point)
+
+    inner, a, q = at(mu)
+    for _ in range(_PROJECTION_ROUNDS):
+        gradient = M.T @ a
+        if np.max(np.abs(gradient)) <= 0.1 * _FEASIBLE_RTOL * max(np.linalg.norm(a), 1e-300):
+            break
+        free = (inner > 0) & (inner < upper)
+        hessian = M[free].T @ M[free]
+        hessian[np.diag_indices(m)] += 1e-10 * (1.0 + np.trace(hessian) / m)
+        step = np.linalg.solve(hessian, gradient)
+        t = 1.0
+        while True:
+            trial = at(mu + t * step)
+            if trial[2] >= q or t < 1e-12:
+                break
+            t *= 0.5
+        mu = mu + t * step
+        inner, a, q = trial
+    return a
 
 
 # -- the 2-norm SVM (001 eq. 2) ---------------------------------------------------
@@ -551,42 +799,30 @@ def svm_certificate(
     if not C > 0:
         raise ValueError(f"C must be > 0; got C={C}.")
     s = _sample_weights(sample_weight, X.shape[0])
-    squared = loss == "squared_hinge"
-    fitted = _fitted(X, coef, intercept)
-    primal = 0.5 * coef @ coef + C * LOSSES[loss].value(y, fitted, s)
-    null = C * LOSSES[loss].null(y, s)
+    loss = LOSSES[loss]
+    upper = np.where(s > 0, np.inf, 0.0) if loss is SQUARED_HINGE else C * s
+    # The problem divided by C: the loss plus 1/(2C) ||w||^2; its multipliers are a / C.
+    # The given dual point first; the hinge's multipliers on the margin are a bounded
+    # least-squares problem in d + 1 rows, solved only when that point does not certify.
+    # Each is tried again with the stationarity of the dominant columns restored.
+    starts = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
+    if loss is HINGE:
+        starts.append(lambda: _hinge_multipliers(X, y, coef, intercept, upper))
+    points = []
+    for start in starts:
+        def given(start=start):
+            a = start() if callable(start) else start
+            return _balance(np.clip(a, 0.0, upper), y)
 
-    def certify(a):
-        w_dual = _correlations(X, y * a)
-        kkt = np.linalg.norm(coef - w_dual) / max(
-            np.linalg.norm(coef), np.linalg.norm(w_dual), np.finfo(float).tiny
-        )
-        # The conjugate of C loss at a: C times the loss's at a / C.
-        dual = C * LOSSES[loss].conjugate_value(a / C, y, s) - 0.5 * w_dual @ w_dual
-        return _certificate("svm", primal, dual, kkt, 0.0, tolerance, null=null)
+        def corrected(given=given):
+            a = _dominant_stationarity(X, y, coef, given(), upper)
+            return None if a is None else a / C
 
-    upper = np.where(s > 0, np.inf, 0.0) if squared else C * s
-    # The given dual point first; the hinge's multipliers on the margin are a least-
-    # squares problem in d + 1 rows, solved only when that point does not certify.
-    # Each point that fails is tried again with the stationarity of the dominant
-    # columns restored.
-    candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
-    if squared:
-        candidates.append(C * SQUARED_HINGE.dual_point(y, fitted, s))
-    else:
-        candidates.append(lambda: _hinge_multipliers(X, y, coef, intercept, upper))
-    best = None
-    for a in candidates:
-        a = _balance(np.clip(a() if callable(a) else a, 0.0, upper), y)
-        certificate = certify(a)
-        if not certificate.holds:
-            corrected = _dominant_stationarity(X, y, coef, a, upper)
-            if corrected is not None:
-                certificate = max(certificate, certify(corrected), key=lambda c: c.dual)
-        best = certificate if best is None or certificate.dual > best.dual else best
-        if best.holds:
-            break
-    return best
+        points += [lambda given=given: given() / C, corrected]
+    penalty = Penalty(np.zeros(X.shape[1]), 1.0 / C)
+    return _certify(
+        "svm", X, y, coef, intercept, loss, penalty, s, True, tolerance, points, factor=C
+    )
 
 
 def _dominant_stationarity(X, y, coef, a, upper):
@@ -733,32 +969,12 @@ def l1_svm_certificate(
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
     s = _sample_weights(sample_weight, X.shape[0])
-    primal = HINGE.value(y, _fitted(X, coef, intercept), s) + l1_value(lam, weights, coef)
-    null = HINGE.null(y, s)
-    candidates = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
-    result = None
-    for attempt in range(2):
-        if attempt == 1:  # the given point does not certify: solve for the margin multipliers
-            a = _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights, s)
-            # None: that LP is infeasible, the candidate is not optimal; the indicator
-            # of the samples inside the margin still gives a (failing) certificate.
-            inside = s * (1.0 - y * _fitted(X, coef, intercept) > 0)
-            candidates = [inside if a is None else a]
-        for a in candidates:
-            feasible, infeasibility = _feasible_hinge_dual(
-                a, X, y, lam, weights, s, np.linalg.norm(s)
-            )
-            kkt = l1_kkt_violation(
-                _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
-            )
-            certificate = _certificate(
-                "l1_svm", primal, feasible.sum(), kkt, infeasibility, tolerance, null=null
-            )
-            if result is None or certificate.dual > result.dual:
-                result = certificate
-        if result is not None and result.holds:
-            break
-    return result
+    points = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
+    # The given point does not certify: the multipliers on the margin from a small LP
+    # (None when it is infeasible: the candidate is not optimal).
+    points.append(lambda: _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights, s))
+    penalty = Penalty.elastic_net(lam, weights)
+    return _certify("l1_svm", X, y, coef, intercept, HINGE, penalty, s, True, tolerance, points)
 
 
 def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights, sample_weight=None):
@@ -867,27 +1083,8 @@ def svm2_certificate(
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
     s = _sample_weights(sample_weight, X.shape[0])
-    fitted = _fitted(X, coef, intercept)
-    primal = SQUARED_HINGE.value(y, fitted, s) + l1_value(lam, weights, coef)
-    a = SQUARED_HINGE.dual_point(y, fitted, s)
-    kkt = l1_kkt_violation(
-        _correlations(X, y * a), coef, lam, weights, column_norms(X), np.linalg.norm(a)
-    )
-    upper = np.where(s > 0, np.inf, 0.0)
-    feasible, infeasibility = _feasible_hinge_dual(
-        a, X, y, lam, weights, upper, 2.0 * np.linalg.norm(s)
-    )
-    dual = _best_scaled_value(feasible.sum(), squares_over_weights(feasible, s))
-    null = SQUARED_HINGE.null(y, s)
-    return _certificate("svm2", primal, dual, kkt, infeasibility, tolerance, null=null)
-
-
-def _best_scaled_value(linear, quadratic):
-    """``max_{0 <= t <= 1} t linear - t^2 quadratic / 4`` (the dual along the ray t a)."""
-    if quadratic <= 0:
-        return max(linear, 0.0)
-    t = min(max(2.0 * linear / quadratic, 0.0), 1.0)
-    return t * linear - t * t * quadratic / 4.0
+    penalty = Penalty.elastic_net(lam, weights)
+    return _certify("svm2", X, y, coef, intercept, SQUARED_HINGE, penalty, s, True, tolerance, [])
 
 
 def lasso_certificate(
@@ -974,27 +1171,11 @@ def lasso_certificate(
     weights = check_penalty_weights(weights, X.shape[1])
     _check_lam(lam)
     s = _sample_weights(sample_weight, X.shape[0])
-    fitted = _fitted(X, coef, intercept)
-    residual = y - fitted
-    primal = SQUARES.value(y, fitted, s) + l1_value(lam, weights, coef)
-    u = SQUARES.dual_point(y, fitted, s)
-    norms = _given_norms(X, norms)
-    correlations = _correlations(X, u)
-    kkt = l1_kkt_violation(correlations, coef, lam, weights, norms, np.linalg.norm(u))
-    free = _nearly_free(X, lam, weights, np.linalg.norm(u), norms)
-    if free.size:
-        columns = X[:, free]
-        columns = columns.toarray() if sp.issparse(columns) else columns
-        Z = np.column_stack((np.ones(X.shape[0]), columns))
-        # u - S Z c with Z'S Z c = Z'u: the projection onto {Z'u = 0} in the S^-1 metric.
-        root = np.sqrt(s)
-        scaled_u = np.divide(u, root, out=np.zeros_like(u), where=root > 0)
-        u = u - s * (Z @ np.linalg.lstsq(root[:, None] * Z, scaled_u, rcond=None)[0])
-        correlations = _correlations(X, u)
-    linear = u @ residual + correlations @ coef + intercept * u.sum()
-    dual = _lasso_dual_on_ray(linear, squares_over_weights(u, s), correlations, lam, weights)
-    null = SQUARES.null(y, s)
-    return _certificate("lasso", primal, dual, kkt, 0.0, tolerance, null=null)
+    penalty = Penalty.elastic_net(lam, weights)
+    return _certify(
+        "lasso", X, y, coef, intercept, SQUARES, penalty, s, True, tolerance, [],
+        norms=_given_norms(X, norms),
+    )  # fmt: skip
 
 
 def _lasso_dual_on_ray(linear, quadratic, correlations, lam, weights):

@@ -81,7 +81,9 @@ def test_an_optimum_of_zero_certifies(model):
     assert fit.certificate_.holds
     # 0 to the tolerance, against the constant model's loss (at most n).
     assert fit.objective_ <= GAP_TOLERANCE * len(y)
-    assert len(fit.solve_attempts_) == 1
+    # The answer that certifies is 0 to the rounding floor (64 ulps of the constant
+    # model's loss): a first-order backend's 1e-8 there is not, and the chain moves on.
+    assert fit.objective_ <= fit.certificate_.scale * GAP_TOLERANCE
     # The zero optimum is the one a separating rule on feature 0 alone attains.
     w = np.zeros(6)
     w[0] = 1.0
