@@ -16,6 +16,7 @@ from solvers import (
     SVM2,
     AdaptiveLasso,
     RidgeRegression,
+    SparseLogisticRegression,
     SupportVectorSelector,
     SVMDual,
     WeightedLasso,
@@ -23,7 +24,10 @@ from solvers import (
 )
 from sparsify import LeverageSelector
 
-CLASSIFIERS = [SVMDual(), L2SVM(), L2SVM(loss="squared_hinge"), L1SVM(), SVM2(), RLSC()]
+CLASSIFIERS = [
+    SVMDual(), L2SVM(), L2SVM(loss="squared_hinge"), L1SVM(), SVM2(), RLSC(),
+    SparseLogisticRegression(),
+]
 REGRESSORS = [WeightedLasso(), AdaptiveLasso(), RidgeRegression()]
 ALL = CLASSIFIERS + REGRESSORS
 
