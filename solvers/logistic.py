@@ -42,6 +42,7 @@ from .certificates import GAP_TOLERANCE, certificate
 from .cv import _BinaryPathCV, _fold_scores, _part
 from .exceptions import PathWarning
 from .path import Path
+from .path._path import _LinearClassifierAt
 
 __all__ = ["SparseLogisticRegression", "SparseLogisticRegressionCV"]
 
@@ -404,12 +405,7 @@ class SparseLogisticRegression(BinaryLinearClassifier):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        scores = np.asarray(self.decision_function(X))
-        if scores.ndim == 1:
-            positive = np.exp(-np.logaddexp(0.0, -scores))
-            return np.column_stack((1.0 - positive, positive))
-        probabilities = np.exp(-np.logaddexp(0.0, -scores))
-        return probabilities / probabilities.sum(axis=1, keepdims=True)
+        return _probabilities(self.decision_function(X))
 
     def predict_log_proba(self, X):
         """The logarithm of :meth:`predict_proba`.
@@ -424,6 +420,32 @@ class SparseLogisticRegression(BinaryLinearClassifier):
         """
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
+
+
+def _probabilities(scores):
+    """The class probabilities of decision values: ``sigma(f)`` for ``classes_[1]`` (one
+    column of scores), the one-vs-rest ``sigma(f_k)`` normalised to sum 1 (several)."""
+    scores = np.asarray(scores)
+    probabilities = np.exp(-np.logaddexp(0.0, -scores))
+    if scores.ndim == 1:
+        return np.column_stack((1.0 - probabilities, probabilities))
+    return probabilities / probabilities.sum(axis=1, keepdims=True)
+
+
+class _LogisticAt(_LinearClassifierAt):
+    """The model of one lam of a fold's grid, with probabilities for scorers such as
+    ``"neg_log_loss"`` (glmnet's deviance)."""
+
+    def predict_proba(self, X):
+        return _probabilities(self.decision_function(X))
+
+
+class _GridPath(Path):
+    """A fold's models on the grid of lams (each exact at its lam, which is where the CV
+    curve is evaluated), with probabilities."""
+
+    def _model(self, coef, intercept):
+        return _LogisticAt(coef, intercept, self._classes)
 
 
 def _ones_or(s, n):
@@ -644,6 +666,8 @@ def _fold_grid(X, y, s, weights, l1_ratio, lams, X_val, y_val, s_val, scoring, c
     validation part; the messages of the lams whose fit did not converge."""
     from ._logistic_cd import logistic_prox_newton
 
+    if s is not None:  # the kernel takes positive weights: a sample of weight 0 is dropped
+        X, y, s = X[s > 0], y[s > 0], s[s > 0]
     coefs = np.zeros((lams.size, X.shape[1]))
     intercepts = np.zeros(lams.size)
     messages = []
@@ -660,7 +684,7 @@ def _fold_grid(X, y, s, weights, l1_ratio, lams, X_val, y_val, s_val, scoring, c
         coefs[k], intercepts[k] = result.coef, result.intercept
         start = {"coef": result.coef, "intercept": result.intercept,
                  "working_set": result.working_set}  # fmt: skip
-    path = Path(
+    path = _GridPath(
         lams, coefs, intercepts, [np.flatnonzero(c) for c in coefs],
         interpolation="constant", classes=classes,
     )  # fmt: skip
