@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from ._dask import is_dask, reduce_row_blocks
@@ -60,6 +60,10 @@ _EPSILON = [Interval(Real, 0, 1, closed="neither"), None]
 # With neither n_features nor epsilon, the theorem-driven selectors take r = this multiple
 # of ell: then Lemma 1 of 000 keeps every eigenvalue of V'RR'V in [(1 - 1/2)^2, (1 + 1/2)^2].
 _RANK_MULTIPLE = 4
+# BSSSelector's k="auto" without n_features or epsilon: the top-10 right singular subspace,
+# the k of 003 sec. 6 (text), so the default keeps 40 features and runs in well under a second
+# (BSS on all rank(X) vectors of 318 descriptions x 3072 words kept 1020 words in 78 s).
+_AUTO_K = 10
 # The Gaussian sketch G is drawn by blocks of this many samples (columns of G), each from
 # its own stream, so that it does not depend on how the samples are split into chunks.
 _SKETCH_BLOCK = 4096
@@ -250,7 +254,8 @@ class _TheoremSelector(_BaseSelector):
             warnings.warn(
                 f"epsilon={self.epsilon} asks for r={r} (ell={ell}), the r of the guarantee, "
                 f"which exceeds the number of features d={d}: every feature, or nearly every "
-                "one, is kept. Use a larger epsilon, or n_features for a given number.",
+                "one, is kept. Use a larger epsilon, n_features for a given number, or a "
+                "smaller k (the top-k right singular subspace; 003 sec. 6 uses k=10 on text).",
                 UserWarning,
                 stacklevel=5,
             )
@@ -267,14 +272,22 @@ class BSSSelector(_TheoremSelector):
         distinct; with r > d some are picked again and merged, so at most
         min(r, d) columns are kept. With neither n_features nor epsilon,
         r = 4 ell: Lemma 1 of 000 (`sparsify.bss_bounds`) then keeps every
-        eigenvalue of ``V' R R' V`` in [0.25, 2.25].
+        eigenvalue of ``V' R R' V`` in [0.25, 2.25]. An n_features at or
+        below rank(X) needs a k below it: BSS on ell vectors needs r > ell.
     epsilon : float in (0, 1), optional
         Accuracy: r = ceil(36 ell / epsilon^2), the r of 001 Theorems 1-2 (see
         `sparsify.theory.bss_features`); e.g. epsilon=0.5 gives r = 144 ell,
         often more than d (a UserWarning then says that every feature is
         kept). Used when n_features is None; giving both raises ValueError.
-    k : int, optional
-        Use the top-k right singular vectors (ell = k) instead of all rank(X).
+    k : int, None or "auto", default="auto"
+        The number ell of top right singular vectors BSS runs on. An int: the
+        top k (003 sec. 6 uses k = 10 on text). None: all rank(X), as 000
+        sec. 6.4 runs BSS and as 001's theorems count r. "auto": rank(X) when
+        n_features or epsilon is given, and min(10, rank(X)) when neither is:
+        then the default r = 4 ell keeps at most 40 features, chosen in well
+        under a second even on text, where BSS on all rank(X) vectors needs
+        r > n_samples iterations of cost O(d rank(X)^2) each (318
+        descriptions x 3072 words: 78 s, 1020 words kept).
     gamma : float, default=0.01
         Regulariser of 000 sec. 6.1, see `sparsify.bss`.
 
@@ -315,28 +328,45 @@ class BSSSelector(_TheoremSelector):
 
     _parameter_constraints = {
         **_TheoremSelector._parameter_constraints,
-        "k": LEVERAGE_CONSTRAINTS["k"],
+        "k": [*LEVERAGE_CONSTRAINTS["k"], StrOptions({"auto"})],
         "gamma": [Interval(Real, 0, None, closed="left")],
     }
 
-    def __init__(self, *, n_features=None, epsilon=None, k=None, gamma=0.01):
+    def __init__(self, *, n_features=None, epsilon=None, k="auto", gamma=0.01):
         self.n_features = n_features
         self.epsilon = epsilon
         self.k = k
         self.gamma = gamma
 
     def _select(self, X, y):
-        V, _ = right_singular_vectors(X, self.k)
-        return self._bss(V, "the rank of X, or k")
+        k = self.k
+        if isinstance(k, str):  # "auto"
+            k = None
+            if self.n_features is None and self.epsilon is None:
+                try:
+                    V, _ = right_singular_vectors(X, min(_AUTO_K, *X.shape))
+                except ValueError:  # rank(X) < 10: all its right singular vectors
+                    V, _ = right_singular_vectors(X, None)
+                return self._bss(V, "k='auto': min(10, rank(X))")
+        V, _ = right_singular_vectors(X, k)
+        return self._bss(V, "the rank of X" if k is None else "k")
 
-    def _bss(self, V, ell_is):
+    def _bss(self, V, ell_is, hint=None):
         """BSS on V with r = n_features, or r from epsilon (001 Theorem 1)."""
         ell = V.shape[1]
         r = self._n_trials(ell, V.shape[0], bss_features)
         if r <= ell:
+            if hint is None:
+                hint = (
+                    f"to keep {r} features or fewer, run BSS on fewer singular vectors: "
+                    f"k < {r} (e.g. k=10, the top-10 subspace 003 sec. 6 uses on text); "
+                    "or leave n_features and k at their defaults (40 features on the "
+                    "top-10 subspace)"
+                )
             raise ValueError(
-                f"n_features={r} must exceed ell={ell} ({ell_is}): BSS needs r > ell. "
-                f"Use n_features >= {ell + 1}."
+                f"n_features={r} must exceed ell={ell} ({ell_is}): BSS on ell right "
+                f"singular vectors needs r > ell iterations. Use n_features >= {ell + 1}, "
+                f"or, {hint}."
             )
         return bss(V, r, gamma=self.gamma)
 
@@ -406,7 +436,12 @@ class SketchedBSSSelector(BSSSelector):
     def _select(self, X, y):
         sketch = gaussian_sketch(X, self.t, check_random_state(self.random_state))
         V, _ = right_singular_vectors(sketch, None, name="the sketch G X")
-        return self._bss(V, "the rank of the sketch G X, at most t")
+        return self._bss(
+            V,
+            "the rank of the sketch G X, at most t",
+            hint=f"to keep {self.n_features} features or fewer, a smaller sketch t < "
+            f"{self.n_features}, or BSSSelector with k < {self.n_features}",
+        )
 
 
 def _sketch_columns(seed, t, first, stop):

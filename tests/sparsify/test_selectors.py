@@ -215,7 +215,8 @@ def test_transform_warns_when_nothing_is_selected():
 def test_default_r_is_four_times_the_rank(cls):
     # 40 x 2000: the theorems' r (144 ell for epsilon = 0.5) would exceed d = 2000.
     X = np.random.default_rng(0).standard_normal((40, 2000))
-    est = cls(random_state=0) if cls is LeverageSelector else cls()
+    # BSS on all rank(X) vectors is k=None (its default k="auto" takes the top 10)
+    est = cls(random_state=0) if cls is LeverageSelector else cls(k=None)
     est.fit(X)
     ell = np.linalg.matrix_rank(X)
     assert 0 < est.indices_.size <= 4 * ell < X.shape[1]
@@ -232,3 +233,63 @@ def test_leverage_epsilon_beyond_d_warns():
     X = np.random.default_rng(0).standard_normal((10, 50))
     with pytest.warns(UserWarning, match="exceeds the number of features d=50"):
         LeverageSelector(epsilon=0.5, random_state=0).fit(X)
+
+
+# ---------------------------------------------------------------------------
+# BSSSelector's defaults on text, and the messages that point to k
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def text_task():
+    from sparsify.datasets import make_text_tasks
+
+    # 200 descriptions x about 2500 words: rank 200, BSS on all of it needs r > 200
+    return make_text_tasks(pairs=[("admin", "utils")], n_per_class=100)[0]
+
+
+def test_bss_default_on_text_keeps_a_small_share(text_task):
+    X = text_task.X
+    est = BSSSelector().fit(X)
+    d = X.shape[1]
+    assert est.indices_.size == 40 < d / 20  # r = 4 ell on the top-10 subspace
+    # 000 Lemma 1 on the top-10 right singular vectors (LAPACK's SVD of the dense X)
+    V = np.linalg.svd(X.toarray(), full_matrices=False)[2][:10].T
+    lo, hi = bss_bounds(10, 40)
+    R = est.selection_.matrix().toarray()
+    eig = np.linalg.eigvalsh(V.T @ R @ R.T @ V)
+    assert lo - 1e-9 <= eig.min() and eig.max() <= hi + 1e-9
+    # the same selection as an explicit k=10, n_features=40
+    explicit = BSSSelector(n_features=40, k=10).fit(X)
+    np.testing.assert_array_equal(est.indices_, explicit.indices_)
+    np.testing.assert_allclose(est.scales_, explicit.scales_)
+
+
+def test_bss_auto_k_with_n_features_is_all_of_the_rank():
+    X = np.random.default_rng(1).standard_normal((12, 60))
+    auto = BSSSelector(n_features=20).fit(X)
+    full = BSSSelector(n_features=20, k=None).fit(X)
+    np.testing.assert_array_equal(auto.indices_, full.indices_)
+    np.testing.assert_array_equal(auto.scales_, full.scales_)
+    # below rank 10, k="auto" without n_features takes the whole rank
+    small = BSSSelector().fit(X[:4])
+    assert small.indices_.size == 16  # r = 4 * rank 4, distinct features on Gaussian data
+
+
+def test_bss_n_features_at_or_below_the_rank_points_to_k(text_task):
+    X = text_task.X
+    rank = np.linalg.matrix_rank(X.toarray())
+    for r in (100, rank):
+        with pytest.raises(ValueError, match=rf"n_features={r} must exceed ell={rank}") as info:
+            BSSSelector(n_features=r).fit(X)
+        assert f"k < {r}" in str(info.value) and "k=10" in str(info.value)
+        # the fix the message gives runs, and keeps r features
+        assert BSSSelector(n_features=r, k=10).fit(X).indices_.size == r
+    with pytest.raises(ValueError, match=r"t < 30"):
+        SketchedBSSSelector(n_features=30, t=64, random_state=0).fit(X)
+
+
+def test_bss_epsilon_beyond_d_warning_points_to_k():
+    X = np.random.default_rng(0).standard_normal((10, 50))
+    with pytest.warns(UserWarning, match="smaller k"):
+        BSSSelector(epsilon=0.5).fit(X)
