@@ -155,8 +155,8 @@ def _failure_message(attempts, what, hint):
         "What to try: another backend or a longer chain (solver=[...]; "
         "solvers.available_backends() lists them); more iterations, tighter tolerances "
         "or a longer time limit through solver_options (e.g. {'SCS': {'max_iters': "
-        "100000, 'eps': 1e-9}}, {'time_limit': 600}); rescaling the features; or a "
-        "larger regularisation (lam or 1/C) if the problem is badly conditioned."
+        "100000, 'eps_abs': 1e-9, 'eps_rel': 1e-9}}, {'time_limit': 600}); rescaling the "
+        "features; or a larger regularisation (lam or 1/C) if the problem is badly conditioned."
         + (f" {hint}" if hint else "")
     )
     return "\n".join(lines)
