@@ -417,11 +417,9 @@ def split_options(solver_options, chain):
             valid = sorted(
                 set().union(*(registry[n].option_names() or () for n in chain))
             )
-            hint = difflib.get_close_matches(key, valid, n=1)
             raise ValueError(
                 f"solver_options: {key!r} is not an option of {chain}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                + f". Valid options: {valid}."
+                + _unknown_option_advice(key, valid)
             )
         for name in takers:
             result[name].setdefault(key, value)
@@ -439,14 +437,43 @@ def _check_names(options, declared):
         return
     unknown = sorted(set(options) - names)
     if unknown:
-        hint = difflib.get_close_matches(unknown[0], sorted(names), n=1)
         raise ValueError(
             f"solver_options[{declared.name!r}]: {unknown} "
             + ("is not an option" if len(unknown) == 1 else "are not options")
             + f" of {declared.name}"
-            + (f" (did you mean {hint[0]!r}?)" if hint else "")
-            + f". Valid options: {sorted(names)}."
+            + _unknown_option_advice(unknown[0], sorted(names), limit=None)
         )
+
+
+#: Names a user tries for the estimators' controls (``tol``, ``max_iter``, ``verbose``),
+#: which are arguments of the estimator, passed to every backend of its chain.
+_CONTROLS = {
+    "tol": "tol", "tolerance": "tol", "gap": "tol", "gap_tol": "tol",
+    "max_iter": "max_iter", "max_iterations": "max_iter", "maxiter": "max_iter",
+    "verbose": "verbose", "verbosity": "verbose",
+}  # fmt: skip
+
+
+def _unknown_option_advice(key, valid, *, limit=20):
+    """The end of the message for an unknown option ``key``: the estimator's control it
+    stands for, or the close valid names, and the valid names (when at most ``limit``,
+    None: all; a chain of CVXPY backends takes about 100, one backend a few dozen)."""
+    control = _CONTROLS.get(str(key).lower())
+    if control is not None:
+        example = {"tol": "1e-8", "max_iter": "1000", "verbose": "1"}[control]
+        return (
+            f": {control}= is an argument of the estimator itself, as in scikit-learn "
+            f"(e.g. L1SVM({control}={example})), passed to every backend of its chain; pass "
+            "it there, not in solver_options."
+        )
+    hint = difflib.get_close_matches(str(key), valid, n=3)
+    close = f" (did you mean {' or '.join(map(repr, hint))}?)" if hint else ""
+    if limit is None or len(valid) <= limit:
+        return f"{close}. Valid options: {valid}."
+    return (
+        f"{close}. The chain's backends take {len(valid)} options; name one backend to "
+        "see its own (solver_options={'BACKEND': {...}} is checked against that backend's)."
+    )
 
 
 #: Settings of the CVXPY backends whose solvers do not list them.
