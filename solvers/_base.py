@@ -42,6 +42,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from sparsify._dask import is_dask
+from sparsify._validation import canonical
 from sparsify.utils import signed_labels
 
 from ._chain import Outcome, run_chain
@@ -92,6 +93,24 @@ _PER_PROBLEM = (
 CHEAP_POLISH = 1_000_000
 #: Entries of each array that :func:`signature` reads.
 _SIGNATURE_SAMPLES = 4096
+
+
+def validated(estimator, X, y="no_validation", **kwargs):
+    """scikit-learn's ``validate_data`` (CSR or CSC, float64), then a sparse X in
+    canonical form: the one check of X and y of every estimator.
+
+    A CSR or CSC matrix with duplicate entries (valid in SciPy: they add up) or
+    unsorted indices becomes a canonical copy (:func:`sparsify._validation.canonical`;
+    the caller's matrix is never modified), so that every backend, which reads the
+    stored entries, sees each entry once.
+
+    Returns X, or ``(X, y)`` when ``y`` is given, as ``validate_data`` does.
+    """
+    kwargs = {"accept_sparse": _ACCEPT_SPARSE, "dtype": np.float64, **kwargs}
+    if isinstance(y, str) and y == "no_validation":
+        return canonical(validate_data(estimator, X, **kwargs))
+    X, y = validate_data(estimator, X, y, **kwargs)
+    return canonical(X), y
 
 
 def fingerprint(*arrays):
@@ -289,7 +308,7 @@ class LinearModel(BaseEstimator):
         sample and ``support_`` indexes the rows of X.
         """
         n = X.shape[0]
-        if sample_weight is None or np.all(sample_weight == 1.0):
+        if none_if_ones(sample_weight) is None:
             kept, self._sample_weight = None, None
         else:
             kept = np.flatnonzero(sample_weight > 0)
@@ -340,17 +359,23 @@ class LinearModel(BaseEstimator):
         on its pattern (``_polish``) is one linear system in ``columns`` unknowns with a
         dense block of ``rows x columns`` entries. When that block has at most
         :data:`CHEAP_POLISH` entries and the system at most ``CHEAP_POLISH / 10`` (about
-        0.1 s of flops in all), it is solved, and kept when its gap is smaller.
+        0.1 s of flops in all), it is solved, and kept when its gap is smaller. An answer
+        whose certificate already holds is kept as it is. Returns the certificate of the
+        answer kept (None when nothing was certified here), for the chain to reuse.
         """
         small = rows * columns <= CHEAP_POLISH and columns * columns <= CHEAP_POLISH / 10
         if not small or not hasattr(self, "_polish"):  # CHEAP_POLISH read here: tests patch it
-            return
-        before = self._certificate(X, y)
+            return None
+        before = self._with_tolerance(self._certificate(X, y))
+        if before.holds:  # a certified answer is not polished again
+            return before
         saved = {k: v for k, v in self.__dict__.items() if k.endswith("_") and k[0] != "_"}
         self._polish(X, y)
         after = self._certificate(X, y)
         if not (after.holds and after.relative_gap < before.relative_gap):
             self.__dict__.update(saved)
+            return before
+        return after
 
     def _linear_response(self, X):
         return fitted_scores(self, X)
@@ -371,10 +396,11 @@ class LinearModel(BaseEstimator):
         return tags
 
 
-def optimal(message="", iterations=1):
+def optimal(message="", iterations=1, certificate=None):
     """The outcome of one of the library's own backends that returned its answer after
-    ``iterations`` (1 for a closed form)."""
-    return Outcome("optimal", message, record={"iterations": iterations})
+    ``iterations`` (1 for a closed form); ``certificate``: the answer's, when the backend
+    computed it (the chain does not compute it again)."""
+    return Outcome("optimal", message, record={"iterations": iterations}, certificate=certificate)
 
 
 def _stopped_at(attempts, max_iter):
@@ -470,7 +496,7 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
         """
         if is_dask(X):
             return self._fit_dask(X, y, sample_weight)
-        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64)
+        X, y = validated(self, X, y)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         self.classes_ = np.unique(y)
@@ -586,7 +612,7 @@ def fitted_scores(estimator, X):
     check_is_fitted(estimator)
     if is_dask(X):
         return lazy_scores(X, estimator.coef_, estimator.intercept_, estimator.n_features_in_)
-    X = validate_data(estimator, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
+    X = validated(estimator, X, reset=False)
     return linear_scores(X, estimator.coef_, estimator.intercept_)
 
 
@@ -631,9 +657,7 @@ class LinearRegressor(RegressorMixin, LinearModel):
         """
         if is_dask(X):
             return self._fit_dask(X, y, sample_weight)
-        X, y = validate_data(
-            self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, y_numeric=True
-        )
+        X, y = validated(self, X, y, y_numeric=True)
         self._fit_weighted(X, y, _sample_weights(X, sample_weight), self._fit_xy)
         return self
 
@@ -654,7 +678,7 @@ class LinearRegressor(RegressorMixin, LinearModel):
 
 
 def _sample_weights(X, sample_weight):
-    """Validated sample weights (scikit-learn's checks), or None when not given."""
+    """Validated sample weights (scikit-learn's checks), or None when not given or all 1."""
     if sample_weight is None:
         return None
     sample_weight = _check_sample_weight(
@@ -662,6 +686,18 @@ def _sample_weights(X, sample_weight):
     )
     if not np.all(np.isfinite(sample_weight)):
         raise ValueError("sample_weight must be finite: it holds inf.")
+    return none_if_ones(sample_weight)
+
+
+def none_if_ones(sample_weight):
+    """None for weights that are all 1 (or None), else the weights.
+
+    Weights of ones are the unweighted problem; every fit that gets them runs exactly
+    as without them (the same held-out rows, paths, backends: the same answer, bit for
+    bit), instead of taking the weighted road to the same optimum.
+    """
+    if sample_weight is None or np.all(sample_weight == 1.0):
+        return None
     return sample_weight
 
 

@@ -21,6 +21,7 @@ from sklearn.utils import check_X_y
 from sklearn.utils._param_validation import StrOptions
 
 from sparsify._public_names import PublicNames
+from sparsify._validation import canonical
 from sparsify.utils import signed_labels
 
 from ._base import (
@@ -605,6 +606,7 @@ class L1SVM(_WeightedL1SVM):
 
         try:
             data, labels = check_X_y(X, y, accept_sparse=("csr", "csc"), dtype=np.float64)
+            data = canonical(data)  # duplicate entries add up (a copy; X untouched)
             classes = np.unique(labels)
             if classes.size != 2:
                 raise ValueError("not two classes")  # the path says it with its own words

@@ -30,6 +30,7 @@ from tqdm.auto import tqdm
 
 from sparsify.utils import check_n_select, check_random_state, check_X
 
+from ._base import none_if_ones
 from .certificates import _optional_sample_weights
 from .exceptions import PathWarning
 from .path import l1_svm_path, lasso_path, svm2_path
@@ -195,7 +196,7 @@ def _best_l2_model(
     classifier = _is_classifier_base(base)
     X = check_X(X, name="X", min_samples=2)
     y, classes = _check_targets(y, X.shape[0], classifier=classifier)
-    s = _optional_sample_weights(sample_weight, X.shape[0])
+    s = none_if_ones(_optional_sample_weights(sample_weight, X.shape[0]))
     grid = _check_C_grid(C_grid)
     refit = X_val is None and y_val is None
     if not refit:
@@ -455,7 +456,7 @@ def rs_weights(
     classifier = _is_classifier_base(base)
     X = check_X(X, name="X", min_samples=2)
     y, classes = _check_targets(y, X.shape[0], classifier=classifier)
-    s = _optional_sample_weights(sample_weight, X.shape[0])
+    s = none_if_ones(_optional_sample_weights(sample_weight, X.shape[0]))
     if s is not None and not np.all(s > 0):  # a sample of weight 0 counts for nothing
         kept = np.flatnonzero(s > 0)
         X, y, s = X[kept], y[kept], s[kept]
