@@ -36,6 +36,7 @@ the certified brackets (or, for RLSC's closed form, by more than rounding).
 
 import math
 import types
+import warnings
 from dataclasses import dataclass, field
 from numbers import Real
 
@@ -353,9 +354,9 @@ def _check_selection(selection, d):
 
 
 def _distortion(X, selection):
-    """``||I - V'R R'V||_2`` with V the right singular vectors of X (all of its rank)."""
+    """``||I - V'R R'V||_2`` with V the right singular vectors of X, and rank(X) (V's columns)."""
     V, _ = right_singular_vectors(X)
-    return spectral_distortion(V, selection)
+    return spectral_distortion(V, selection), V.shape[1]
 
 
 # -- the SVM margin (001) -----------------------------------------------------------
@@ -584,7 +585,7 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
         theorem = "001 Theorem 1"
         X, y = X[full.support], y[full.support]
         full = _margin(X, y, full.C if full.form == "soft" else np.inf)
-    distortion = _distortion(X, selection)
+    distortion, rank = _distortion(X, selection)
     certified = _theorem_eps(distortion)
     if eps is None:
         eps = certified
@@ -608,8 +609,8 @@ def check_margin(X, y, selection, eps=None, C=None, *, supervised=False):
         quantity, relation = "Z, the optimum of 001 eq. (2)", "selected <= bound"
     space = "the row space of the support vectors" if supervised else "the row space of X"
     failures = _failures(
-        premise=_margin_premise(theorem, space, distortion, certified, eps),
-        vacuous=_margin_vacuous(theorem, full.form, distortion, eps),
+        premise=_margin_premise(theorem, space, distortion, certified, eps, (rank, X.shape[1])),
+        vacuous=_margin_vacuous(theorem, full.form, distortion, eps, (rank, X.shape[1])),
         conclusion=None if met else _conclusion(quantity, relation, selected, bound),
     )
     return Report(
@@ -633,25 +634,67 @@ def _theorem_eps(distortion):
     return distortion / (1.0 - distortion) if distortion < 1 else np.inf
 
 
-def _fix_hint(theorem):
+#: The eps at which the failure messages count the theorems' r when the check's own eps
+#: is outside (0, 1).
+_HINT_EPS = 0.5
+#: The k of the top-k subspace the messages suggest measuring instead (003 sec. 6).
+_TOP_K = 10
+
+
+def _fix_hint(theorem, rank, d, eps):
+    """What to do when a selection does not certify the theorem.
+
+    When the theorem's r (``36 rank / eps^2``, 001 Theorems 1-2) fits in the d
+    features, select that many; when it does not (text: a few hundred documents and
+    a few thousand words), no selection short of (nearly) every feature certifies
+    the theorem, and the message says so and what can be measured instead.
+    """
+    eps = eps if 0 < eps < 1 else _HINT_EPS
+    r = bss_features(eps, rank)
+    if r <= d:
+        return (
+            f"select more features: BSS with r = required_features({eps:.3g}, {theorem!r}, "
+            f"X=X) = {r} gives ||E|| <= eps / 2"
+        )
+    return _beyond_d(theorem, rank, d, eps, r)
+
+
+def _beyond_d(theorem, rank, d, eps, r):
+    """Why a theorem whose r exceeds d certifies nothing short of keeping every feature."""
     return (
-        f"select more features: BSS with r = required_features(eps, {theorem!r}, X=X) "
-        "gives ||E|| <= eps / 2"
+        f"{theorem} asks for r = 36 rank / eps^2 = 36 * {rank} / {eps:.3g}^2 = {r} features "
+        f"at eps = {eps:.3g}, more than the d = {d} features of X: BSS at that r keeps "
+        "every feature, and a smaller selection passes only if its distortion of all "
+        f"{rank} directions of the row space happens to be small, which on text takes "
+        f"most of the vocabulary. The theorem says something for d well above "
+        f"36 rank / eps^2 ({math.ceil(36 / eps**2)} rank at eps = {eps:.3g}). " + _measure_instead()
     )
 
 
-def _margin_premise(theorem, space, distortion, certified, eps):
+def _measure_instead():
+    """What to measure when a theorem's r exceeds d: the top-k distortion (003 sec. 6)."""
+    return (
+        f"Measure instead the distortion of the top-{_TOP_K} right singular subspace, as "
+        "003 sec. 6 does: sparsify.spectral_distortion(V, selection) with V = "
+        f"sparsify.utils.right_singular_vectors(X, {_TOP_K})[0] (BSS with r > {_TOP_K} on "
+        f"that V keeps it below 3 sqrt({_TOP_K} / r), 000 Lemma 2); it bounds how the "
+        f"{_TOP_K} strongest directions of the data are kept, and promises nothing about "
+        "the margin, the radius or the error"
+    )
+
+
+def _margin_premise(theorem, space, distortion, certified, eps, shape):
     """Why the margin theorem does not apply at eps (None when it does)."""
     if certified <= eps:
         return None
     return (
         f"this selection distorts {space} by ||E|| = {distortion:.3g}, and {theorem} "
         f"needs ||E|| / (1 - ||E||) <= eps = {eps:.3g}, i.e. ||E|| <= {eps / (1 + eps):.3g}; "
-        f"the theorem does not apply ({_fix_hint(theorem)})"
+        f"the theorem does not apply ({_fix_hint(theorem, *shape, eps)})"
     )
 
 
-def _margin_vacuous(theorem, form, distortion, eps):
+def _margin_vacuous(theorem, form, distortion, eps, shape):
     """Why the margin bound promises nothing at eps (None when it promises something)."""
     if eps < 1:
         return None
@@ -662,7 +705,7 @@ def _margin_vacuous(theorem, form, distortion, eps):
     )
     return (
         f"at eps = {eps:.3g} {what}; {theorem} is stated for eps in (0, 1), which needs "
-        f"||E|| < 1/2 (measured: {distortion:.3g}; {_fix_hint(theorem)})"
+        f"||E|| < 1/2 (measured: {distortion:.3g}; {_fix_hint(theorem, *shape, eps)})"
     )
 
 
@@ -890,7 +933,7 @@ def check_radius(X, selection, eps=None):
     X = check_X(X, name="X")
     selection = _check_selection(selection, X.shape[1])
     eps = _check_eps(eps)
-    distortion = _distortion(X, selection)
+    distortion, rank = _distortion(X, selection)
     if eps is None:
         eps = _theorem_eps(distortion)
     _, (low, high) = _enclosing_ball(X)
@@ -903,13 +946,13 @@ def check_radius(X, selection, eps=None):
         premise = (
             f"this selection distorts the row space of X by ||E|| = {distortion:.3g} > eps "
             f"= {eps:.3g}, and {theorem}'s radius bound needs ||E|| <= eps; the theorem "
-            f"does not apply ({_fix_hint(theorem)})"
+            f"does not apply ({_fix_hint(theorem, rank, X.shape[1], eps)})"
         )
     if eps >= 1:
         vacuous = (
             f"eps = {eps:.3g} is not below 1: {theorem} is stated for eps in (0, 1), and "
             f"the default eps ||E|| / (1 - ||E||) is below 1 only for ||E|| < 1/2 "
-            f"(measured: {distortion:.3g}; {_fix_hint(theorem)})"
+            f"(measured: {distortion:.3g}; {_fix_hint(theorem, rank, X.shape[1], eps)})"
         )
     met = sel_low <= (1.0 + eps) * high
     return Report(
@@ -1295,7 +1338,10 @@ def required_features(eps, theorem, ell=None, *, X=None, y=None, C=None, delta=0
     Returns
     -------
     int
-        The number of features r to select (at least ell + 1).
+        The number of features r to select (at least ell + 1). With X given and
+        r above its d features, a UserWarning says that the theorem certifies
+        nothing short of every feature there, and what to measure instead (the
+        distortion of the top-10 right singular subspace, as 003 sec. 6).
 
     Raises
     ------
@@ -1304,6 +1350,11 @@ def required_features(eps, theorem, ell=None, *, X=None, y=None, C=None, delta=0
         ell not a positive integer, or neither ell nor X given.
     TypeError
         A theorem that is not a string.
+
+    Warns
+    -----
+    UserWarning
+        With X given, when r exceeds its number of features d.
 
     See Also
     --------
@@ -1336,9 +1387,22 @@ def required_features(eps, theorem, ell=None, *, X=None, y=None, C=None, delta=0
         raise ValueError(f"ell must be a positive integer; got ell={ell!r}.")
     ell = int(ell)
     if key in ("001 Theorem 1", "001 Theorem 2"):
-        return bss_features(eps, ell)
-    if key == "001 Lemma 2":
-        return leverage_features(eps, ell, delta)
-    if key == "000 Lemma 1":
-        return max(math.ceil(ell / (math.sqrt(1.0 + eps) - 1.0) ** 2), ell + 1)
-    return max(math.ceil(9 * ell / eps**2), ell + 1)
+        r = bss_features(eps, ell)
+    elif key == "001 Lemma 2":
+        r = leverage_features(eps, ell, delta)
+    elif key == "000 Lemma 1":
+        r = max(math.ceil(ell / (math.sqrt(1.0 + eps) - 1.0) ** 2), ell + 1)
+    else:
+        r = max(math.ceil(9 * ell / eps**2), ell + 1)
+    if X is not None and r > X.shape[1]:
+        warnings.warn(
+            f"{key} asks for r = {r} features at eps = {eps:g} (ell = {ell}), more than the "
+            f"d = {X.shape[1]} features of X: the theorem certifies nothing short of "
+            "keeping every feature on data of this shape (as on text, where a few hundred "
+            "documents have a few thousand words); it says something for d well above r. "
+            + _measure_instead()
+            + ".",
+            UserWarning,
+            stacklevel=2,
+        )
+    return r

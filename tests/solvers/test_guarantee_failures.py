@@ -12,6 +12,7 @@ off by a known factor) and check that the report catches it, for that reason alo
 """
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -32,7 +33,7 @@ from solvers.testing import (
     assert_rlsc_bound,
     assert_spectral_bound,
 )
-from sparsify import Selection, bss, leverage_sample
+from sparsify import Selection, bss, leverage_sample, spectral_distortion
 from sparsify.datasets import load_ionosphere, load_wdbc, make_bhattacharyya
 from sparsify.utils import right_singular_vectors
 
@@ -85,6 +86,8 @@ def test_random_selections_fail_margin_and_radius(dataset, r):
     assert list(default.failures) == ["vacuous"] and default.eps > 1
 
 
+# r > d on these data sets: required_features warns (tested on text below); BSS keeps all
+@pytest.mark.filterwarnings("ignore:001 Theorem 2 asks for r")
 def test_bss_at_the_theorems_r_passes(dataset):
     _, X, y = dataset
     eps = 0.5
@@ -297,3 +300,65 @@ def test_a_passing_report_explains_itself(rank3):
     X, y, _, selection = rank3
     report = check_margin(X, y, selection)
     assert report.holds and report.explain().startswith("001 Theorem 2 holds")
+
+
+# ---------------------------------------------------------------------------
+# Text-shaped data: the theorems' r exceeds the vocabulary, and the messages say so
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def text_corpus():
+    """60 Debian package descriptions (games against science) of the shipped sample."""
+    from sparsify.datasets import make_text_tasks
+
+    task = make_text_tasks(pairs=[("games", "science")], n_per_class=30, random_state=0)[0]
+    return task.X, task.y
+
+
+def test_text_required_features_beyond_d_warns(text_corpus):
+    X, _ = text_corpus
+    rank = np.linalg.matrix_rank(X.toarray())
+    d = X.shape[1]
+    assert 36 * rank / 0.25 > d  # text-shaped: 144 rank words at eps = 0.5 are not there
+    with pytest.warns(UserWarning, match=rf"more than the d = {d} features of X") as info:
+        r = required_features(0.5, "001 Theorem 2", X=X)
+    assert r == math.ceil(36 * rank / 0.25)  # 001 Theorem 2's r, rank counted by NumPy
+    message = str(info[0].message)
+    assert "top-10 right singular subspace" in message and "003 sec. 6" in message
+    # data of d well above 144 rank: no warning (the theorem says something there)
+    X_wide, _ = make_bhattacharyya(n=10, d=2000, k=5, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert required_features(0.5, "001 Theorem 2", X=X_wide) == 1440
+
+
+@pytest.mark.parametrize("check", ["margin", "radius"])
+def test_text_failure_message_says_why_and_what_to_do(text_corpus, check):
+    X, y = text_corpus
+    rank = np.linalg.matrix_rank(X.toarray())
+    d = X.shape[1]
+    V10, _ = right_singular_vectors(X, 10)
+    sel = bss(V10, 300)  # 300 words on the top-10 subspace, as a text user would
+    report = check_margin(X, y, sel) if check == "margin" else check_radius(X, sel)
+    assert not report.holds
+    text = report.explain()
+    # why: the theorem's r at eps = 0.5 and the vocabulary it exceeds
+    assert f"= {math.ceil(36 * rank / 0.25)} features at eps = 0.5" in text
+    assert f"more than the d = {d} features of X" in text
+    # what to do: the top-10 distortion; 000 Lemma 2 bounds it for this BSS selection
+    assert "sparsify.utils.right_singular_vectors(X, 10)" in text
+    assert "promises nothing about the margin" in text
+    assert spectral_distortion(V10, sel) <= 3 * np.sqrt(10 / 300)
+    # an eps given in (0, 1) is the one the message counts r at
+    at = check_margin(X, y, sel, eps=0.3) if check == "margin" else check_radius(X, sel, eps=0.3)
+    assert f"= {math.ceil(36 * rank / 0.09)} features at eps = 0.3" in at.explain()
+
+
+def test_wide_data_failure_keeps_the_r_hint():
+    # d = 2000 well above 144 rank = 1440: the hint gives the r that fits
+    X, y = make_bhattacharyya(n=10, d=2000, k=5, random_state=0)
+    report = check_radius(X, Selection(np.array([0, 1]), np.ones(2), X.shape[1]))
+    assert not report.holds
+    assert "required_features(0.5, '001 Theorem 2', X=X) = 1440" in report.explain()
+    assert "more than the d" not in report.explain()
