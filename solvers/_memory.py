@@ -1,0 +1,40 @@
+"""The memory rule for sparse X: dense work arrays no larger than the data.
+
+A sparse X is never densified, and every estimator's peak memory on a sparse X is
+``O(nnz + n + d)`` (docs/architecture.md, "Conventions"). The dense arrays the
+methods would like to form (a Gram matrix, the columns of a support, a factor) are
+formed from a sparse X only when they hold at most :data:`SPARSE_DENSE_FACTOR`
+times ``nnz + n + d`` entries; otherwise the method works with products with X and
+X' (LSMR, conjugate gradients, coordinate descent). A dense X already holds ``n d``
+entries, and the dense methods stay within a few copies of it.
+"""
+
+import scipy.sparse as sp
+
+__all__ = ["SPARSE_DENSE_FACTOR", "dense_fits"]
+
+#: A dense array formed from a sparse X holds at most this many times ``nnz + n + d``
+#: entries (float64): at most the size of X's values and indices together.
+SPARSE_DENSE_FACTOR = 1.0
+
+
+def dense_fits(X, entries):
+    """Whether a dense work array of ``entries`` float64 may be formed for X.
+
+    Always for a dense X; for a sparse X when ``entries <= SPARSE_DENSE_FACTOR *
+    (nnz + n + d)``.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, d)
+    entries : int
+        The entries of the dense array.
+
+    Returns
+    -------
+    bool
+    """
+    if not sp.issparse(X):
+        return True
+    n, d = X.shape
+    return entries <= SPARSE_DENSE_FACTOR * (X.nnz + n + d)
