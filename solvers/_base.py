@@ -27,6 +27,7 @@ Parameter values of the formulation: a re-fit with new weights (on the same samp
 of positive weight) re-solves the compiled problem.
 """
 
+import difflib
 import hashlib
 import warnings
 from dataclasses import replace
@@ -104,12 +105,21 @@ def validated(estimator, X, y="no_validation", **kwargs):
     the caller's matrix is never modified), so that every backend, which reads the
     stored entries, sees each entry once.
 
-    Returns X, or ``(X, y)`` when ``y`` is given, as ``validate_data`` does.
+    Returns X, or ``(X, y)`` when ``y`` is given, as ``validate_data`` does. With
+    ``y_numeric=True`` (the regressors) a y that does not hold real numbers (class
+    labels as text) is a ValueError naming the estimator.
     """
     kwargs = {"accept_sparse": _ACCEPT_SPARSE, "dtype": np.float64, **kwargs}
     if isinstance(y, str) and y == "no_validation":
         return canonical(validate_data(estimator, X, **kwargs))
     X, y = validate_data(estimator, X, y, **kwargs)
+    if kwargs.get("y_numeric") and y.dtype.kind not in "biuf":
+        name = type(estimator).__name__
+        raise ValueError(
+            f"y must hold real numbers: {name} is a regressor; got y of dtype {y.dtype} "
+            f"(first values {y[:3].tolist()}). For class labels use a classifier (L1SVM, "
+            "SVM2, HybridSVM, ...); numbers stored as text convert with y.astype(float)."
+        )
     return canonical(X), y
 
 
@@ -139,7 +149,80 @@ def signature(*arrays):
     return digest.hexdigest()
 
 
-class LinearModel(BaseEstimator):
+#: A scikit-learn argument a user may bring, by the model it would mean something for:
+#: the parameter it becomes and how, in this library's scaling (docs/architecture.md,
+#: "Objectives, exactly as scaled").
+_SCALINGS = {
+    ("alpha", "lasso"): (
+        "lam",
+        "lam = 2 * n_samples * alpha: scikit-learn's Lasso averages the squared residuals "
+        "with a factor 1/(2 n_samples), this library sums them (004 eq. 3)",
+    ),
+    ("alpha", "ridge"): (
+        "lam",
+        "lam = alpha: scikit-learn's Ridge sums the squared residuals, as this library does",
+    ),
+    **{
+        ("C", model): (
+            "lam",
+            "lam = 1 / C: scikit-learn's LinearSVC and LogisticRegression put C on the "
+            "loss, this library puts lam on the penalty",
+        )
+        for model in ("l1_svm", "svm2", "logistic")
+    },
+    ("lam", "svm"): (
+        "C",
+        "C = 1 / lam: this SVM puts C on the hinge loss and 1/2 on ||w||^2 (001 eq. 2)",
+    ),
+}
+#: Names of the controls in other libraries.
+_CONTROL_NAMES = {
+    "tolerance": "tol", "eps": "tol", "max_iterations": "max_iter", "maxiter": "max_iter",
+    "n_iter": "max_iter", "verbosity": "verbose", "lambda": "lam", "lambda_": "lam",
+    "lmbda": "lam", "reg": "lam",
+}  # fmt: skip
+
+
+class KnownParameters:
+    """Mixin: an unknown keyword argument of the constructor is a TypeError naming the
+    public class, its parameters, and how a scikit-learn argument (``alpha``, ``C``)
+    reads in this library's scaling.
+
+    Python's own error names the ``__init__`` that rejects it, which may be that of a
+    private base, and says nothing of what to pass instead. The check runs in
+    ``__new__``, before ``__init__``; unpickling and ``clone`` pass it unchanged.
+    """
+
+    #: The model whose scaling a scikit-learn argument is translated to (None: the
+    #: class's ``_MODEL``, or that of its ``_estimator_class``).
+    _scaling_model = None
+
+    def __new__(cls, *args, **kwargs):
+        if kwargs:
+            valid = cls._get_param_names()
+            unknown = [key for key in kwargs if key not in valid]
+            if unknown:
+                raise TypeError(_unknown_parameter(cls, unknown[0], valid))
+        return super().__new__(cls)
+
+
+def _unknown_parameter(cls, key, valid):
+    """The message for ``cls(key=...)`` when ``key`` is not a parameter of ``cls``."""
+    model = cls._scaling_model or getattr(cls, "_MODEL", None)
+    model = model or getattr(getattr(cls, "_estimator_class", None), "_MODEL", None)
+    model = model if isinstance(model, str) else None  # a property: set _scaling_model
+    message = f"{cls.__name__} got an unexpected keyword argument {key!r}"
+    target, scaling = _SCALINGS.get((key, model), (None, None))
+    alias = _CONTROL_NAMES.get(str(key).lower())
+    close = [alias] if alias in valid else difflib.get_close_matches(str(key), valid, n=2)
+    if target in valid:
+        message += f": pass {target} instead, {scaling}"
+    elif close:
+        message += f" (did you mean {' or '.join(map(repr, close))}?)"
+    return f"{message}. Its parameters: {', '.join(valid)}."
+
+
+class LinearModel(KnownParameters, BaseEstimator):
     """Base of the estimators: fit a model by a planned chain of backends, certified.
 
     Subclasses set ``_MODEL`` (a key of :data:`solvers._registry.MODELS`) and
@@ -168,14 +251,16 @@ class LinearModel(BaseEstimator):
         self._plan_stats = stats  # what the planner saw (benchmarks/planner.py reads it)
         steps = self._controlled(plan(stats, self.solver, self.solver_options, estimator=name))
         self.__dict__.pop("problem_", None)
+        # One problem of a one-vs-rest fit says which class it is for.
+        shown = f"{name} ({self._problem_label})" if "_problem_label" in vars(self) else name
         verbose = self.verbose
         if verbose:
-            print(f"{name}: planned {', '.join(step.backend for step in steps)}")
+            print(f"{shown}: planned {', '.join(step.backend for step in steps)}")
         try:
             self.backend_, self.solve_attempts_ = run_chain(
-                steps, attempt, certify, what=f"{name} problem", hint=hint,
+                steps, attempt, certify, what=f"{shown} problem", hint=hint,
                 tolerance=self.tol,
-                report=_print_attempt(name) if verbose else None,
+                report=_print_attempt(shown) if verbose else None,
             )  # fmt: skip
         except SolverError as error:
             stopped = _stopped_at(error.attempts, self.max_iter)
@@ -536,12 +621,14 @@ class BinaryLinearClassifier(ClassifierMixin, LinearModel):
     def _fit_one_vs_rest(self, X, y, sample_weight):
         """One clone per class on (class k: 1, the rest: 0); stack and gather their fits."""
         weighted = {"class_weight": None} if "class_weight" in self.get_params() else {}
-        self.estimators_ = [
-            clone(self)
-            .set_params(**weighted)
-            .fit(X, (y == label).astype(int), sample_weight=sample_weight)
-            for label in self.classes_
-        ]
+        self.estimators_ = []
+        for label in self.classes_:
+            binary = clone(self).set_params(**weighted)
+            plain = label.item() if isinstance(label, np.generic) else label  # 'a', not np.str_
+            binary._problem_label = f"class {plain!r} against the rest"  # verbose, errors
+            self.estimators_.append(
+                binary.fit(X, (y == label).astype(int), sample_weight=sample_weight)
+            )
         self.coef_ = np.vstack([est.coef_ for est in self.estimators_])
         self.intercept_ = np.concatenate([est.intercept_ for est in self.estimators_])
         self._gather(self.estimators_)

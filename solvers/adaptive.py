@@ -33,6 +33,7 @@ from ._base import (
     CONTROL_CONSTRAINTS,
     FINAL_FIT_CONTROLS,
     POSITIVE,
+    KnownParameters,
     _sample_weights,
     fitted_classes,
     fitted_scores,
@@ -64,7 +65,7 @@ _COPIED = (
 )  # fmt: skip
 
 
-class _AdaptiveL1(BaseEstimator):
+class _AdaptiveL1(KnownParameters, BaseEstimator):
     """Shared by the three estimators: weights, then lam, then the weighted model.
 
     Subclasses set ``_base(self)`` (the name of the base model) and implement
@@ -178,6 +179,8 @@ class _AdaptiveL1(BaseEstimator):
 
 
 class _BinaryClassifier(PublicNames, ClassifierMixin, _AdaptiveL1):
+    _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
@@ -767,6 +770,7 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
     """
 
     _classifier = False
+    _scaling_model = "lasso"
     _parameter_constraints = {
         k: v for k, v in RSWeightedSVM._parameter_constraints.items() if k != "base"
     }

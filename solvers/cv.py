@@ -70,6 +70,8 @@ __all__ = ["WeightedLassoCV", "L1SVMCV", "SVM2CV"]
 #: A lam of the grid within this relative distance of a fold's breakpoint is that
 #: breakpoint (mapping to the fold's scale and back rounds).
 _SNAP_RTOL = 1e-12
+#: ``plot`` marks each lam of a grid of at most this many.
+_MARKED = 100
 #: The fitted attributes copied from the refitted estimator.
 _COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_")
 
@@ -237,10 +239,13 @@ class _PathCV(PublicNames):
     def plot(self, ax=None):
         """Draw the CV curve with lambda.min and lambda.1se, as glmnet's ``plot(cv.fit)``.
 
-        The mean validation score over the folds at each lam of ``cv_lams_`` with
-        error bars of one standard error (``cv_se_``), on a log scale of lam
-        decreasing to the right (as `solvers.path.Path.plot`), and dashed vertical
-        lines at ``lam_min_`` and ``lam_1se_``.
+        The mean validation score over the folds at each lam of ``cv_lams_`` (a line,
+        with markers when there are at most 100 lams), a shaded band of one standard
+        error (``cv_se_``) around it, on a log scale of lam decreasing to the right (as
+        `solvers.path.Path.plot`), and dashed vertical lines at ``lam_min_`` and
+        ``lam_1se_``. The grid of the exact paths often holds thousands of lams, where
+        error bars would merge into a solid band; the band shows the same. The legend
+        sits above the axes, off the curve.
 
         Parameters
         ----------
@@ -257,8 +262,11 @@ class _PathCV(PublicNames):
             import matplotlib.pyplot as plt
 
             ax = plt.gca()
-        ax.errorbar(self.cv_lams_, self.cv_mean_, yerr=self.cv_se_, fmt="o-", markersize=3,
-                    capsize=2, label="mean over the folds, +- 1 standard error")  # fmt: skip
+        lams, mean, se = self.cv_lams_, self.cv_mean_, self.cv_se_
+        marker = "o" if lams.size <= _MARKED else None
+        ax.plot(lams, mean, color="C0", marker=marker, markersize=3, label="mean over the folds")
+        ax.fill_between(lams, mean - se, mean + se, color="C0", alpha=0.25, linewidth=0,
+                        label="+- 1 standard error")  # fmt: skip
         for name, color, style in (("lam_min_", "C1", "--"), ("lam_1se_", "C2", ":")):
             lam = getattr(self, name)
             ax.axvline(lam, color=color, linestyle=style, label=f"{name} = {lam:.4g}")
@@ -267,7 +275,8 @@ class _PathCV(PublicNames):
             ax.invert_xaxis()
         ax.set_xlabel("lam (log scale)")
         ax.set_ylabel(f"validation score ({_scoring_name(self._scoring())})")
-        ax.legend()
+        ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.02), ncol=2, fontsize="small",
+                  frameon=False, borderaxespad=0.0)  # fmt: skip
         return ax
 
     def _scoring(self):

@@ -364,6 +364,9 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
     def _SQUARED(self):
         return self.loss == "squared_hinge"
 
+    #: The scaling a ``lam`` given to the constructor is translated by (C = 1 / lam).
+    _scaling_model = "svm"
+
     @property
     def _MODEL(self):
         return "svm_squared_hinge" if self._SQUARED else "svm"

@@ -389,7 +389,7 @@ def test_plot_draws_the_curve_with_lambda_min_and_lambda_1se():
     model = WeightedLassoCV(cv=KFold(4)).fit(X, y)
     fig, ax = plt.subplots()
     assert model.plot(ax) is ax
-    curve = ax.containers[0].lines[0]  # the errorbar's line
+    curve = ax.lines[0]  # the mean, in a band of one standard error
     np.testing.assert_allclose(curve.get_xdata(), model.cv_lams_)
     np.testing.assert_allclose(curve.get_ydata(), model.cv_mean_)
     verticals = [line.get_xdata()[0] for line in ax.lines if len(set(line.get_xdata())) == 1]
