@@ -10,6 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ._base import BACKEND_CONSTRAINTS, CONTROL_CONSTRAINTS, POSITIVE, LinearRegressor
 from ._l1_models import WeightedL1Penalty
 from ._losses import SQUARES
+from ._memory import dense_fits
 from ._penalty import l1_value
 from ._polish import refit_on_support
 from .certificates import lasso_certificate
@@ -179,14 +180,16 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         default chain) is solved on the 2 (d + 1) rows ``[R_X; -R_X] / sqrt(2)`` with
         targets ``[r; -r] / sqrt(2)``, whose column means are 0, so that its intercept
         is 0 and its objective is the centred one; then ``b0 = ybar - xbar'b`` (the
-        s-weighted means). One O(n d^2) product replaces an O(n d) pass at every step
+        s-weighted means). A sparse X takes this route only when the Gram matrix holds
+        at most ``nnz + n + d`` entries (:func:`solvers._memory.dense_fits`).
+        One O(n d^2) product replaces an O(n d) pass at every step
         of the path or every iteration of a backend, and X itself is neither copied
         nor equilibrated. The answer is certified on the full data (one residual, the
         column norms from the Gram matrix); if rounding in the factor spoils it, the
         problem is solved on the full data instead.
         """
         n, d = X.shape
-        if n <= 2 * (d + 1):
+        if n <= 2 * (d + 1) or not dense_fits(X, (d + 1) ** 2):
             return super()._fit_kept(X, y, weights)
         s = self._sample_weight
         factor = _least_squares_factor(X, y, s)
@@ -216,6 +219,10 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         return fit_lasso(self, X, y, sample_weight)
 
     def _polish(self, X, y):
+        # The refit forms the support's columns densely: n x |S| entries, at most those
+        # of a sparse X (solvers._memory.dense_fits).
+        if not dense_fits(X, X.shape[0] * (np.count_nonzero(self.coef_) + 1)):
+            return
         refitted = refit_on_support(
             X,
             y,
