@@ -251,9 +251,9 @@ class WeightedL1Penalty(SampleWorkingSet):
                 f"{result.relative_gap:.2e})",
                 record={"iterations": result.iterations},
             )
-        self._polish_if_cheap(X, y, X.shape[0], np.count_nonzero(result.coef))
+        certificate = self._polish_if_cheap(X, y, X.shape[0], np.count_nonzero(result.coef))
         message = "" if result.converged else f"not converged in {result.iterations} rounds"
-        return optimal(message, iterations=result.iterations)
+        return optimal(message, iterations=result.iterations, certificate=certificate)
 
     def _run_column_generation(self, X, y, options, warm):
         """HiGHS's dual simplex on a working set of features

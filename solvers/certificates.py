@@ -517,19 +517,19 @@ def certificate(
 
     Examples
     --------
-    L1 logistic regression: scikit-learn's ``LogisticRegression(penalty="l1", C=1/lam)``
-    at a tight tolerance certifies; a point 1% off does not.
+    L2 logistic regression: scikit-learn's ``LogisticRegression(C=1/lam)`` (its default
+    2-norm penalty ``1/2 ||w||^2``, so ``l1_ratio=0``) at a tight tolerance certifies; a
+    point 1% off does not.
 
     >>> from sklearn.linear_model import LogisticRegression
     >>> from solvers.certificates import certificate
     >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((60, 5)); y = np.sign(X[:, 0] + rng.standard_normal(60))
-    >>> fit = LogisticRegression(penalty="l1", C=0.5, solver="saga", tol=1e-12,
-    ...                          max_iter=100000).fit(X, y)
+    >>> fit = LogisticRegression(C=0.5, tol=1e-12, max_iter=10000).fit(X, y)
     >>> good = certificate(X, y, fit.coef_[0], fit.intercept_[0], loss="logistic", lam=2.0,
-    ...                    tolerance=1e-8)
+    ...                    l1_ratio=0.0, tolerance=1e-8)
     >>> bad = certificate(X, y, 1.01 * fit.coef_[0], fit.intercept_[0], loss="logistic",
-    ...                   lam=2.0, tolerance=1e-8)
+    ...                   lam=2.0, l1_ratio=0.0, tolerance=1e-8)
     >>> good.holds, bad.holds, bool(bad.dual <= good.primal + 1e-9)
     (True, False, True)
     """
