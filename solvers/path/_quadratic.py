@@ -93,6 +93,8 @@ _SCREEN_FIRST = 100
 _SCREEN_NEAR = 0.8
 
 
+#: Columns of the path's buffers at the start (they double when full).
+_INITIAL_COLUMNS = 62
 _NO_STEPS = np.zeros(0)
 _NO_FEATURES = np.zeros(0, dtype=np.intp)
 
@@ -137,8 +139,10 @@ class _QuadraticHomotopy:
         self.smallest_norm = float(np.min(penalised_norms[penalised_norms > 0], initial=np.inf))
         self.in_loss = np.ones(n, dtype=bool)
         # Z = [1, X_A], theta = (b0, beta_A), [0; s] and A, in buffers that double when
-        # full: the first n_active + 1 columns or entries are the current ones.
-        capacity = min(n, d) + 2
+        # full: the first n_active + 1 columns or entries are the current ones. They
+        # start at 64 columns, not min(n, d): an n x n buffer on a sparse corpus would
+        # dwarf X (lam_max takes one step).
+        capacity = min(n, d, _INITIAL_COLUMNS) + 2
         self._Z = np.empty((n, capacity), order="F")
         self._Z[:, 0] = problem.intercept_column  # ones, or sqrt(s) with sample weights
         self._theta = np.zeros(capacity)
