@@ -24,8 +24,8 @@ def test_ridge_benchmark_on_small_data(capsys):
     assert "slope" in capsys.readouterr().out
 
 
-def test_solvers_benchmark_quick(capsys):
-    results = solvers.main(["--quick", "--repeats", "1"])
+def test_solvers_benchmark_quick(capsys, hang_guard):
+    results = solvers.main(["--quick", "--repeats", "1", "--budget", str(hang_guard)])
     out = capsys.readouterr().out
     assert "### Sweep in n" in out and "### Sweep in d" in out and "Ionosphere" in out
     for case in solvers.CASES:

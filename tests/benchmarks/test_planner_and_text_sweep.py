@@ -18,9 +18,9 @@ def test_peak_memory_sees_an_allocation_every_time():
     assert text_sweep.peak_memory(lambda: None) < 5
 
 
-def test_text_sweep_quick(capsys):
+def test_text_sweep_quick(capsys, hang_guard):
     results = text_sweep.main(
-        ["--shapes", "100x1000", "--repeats", "1", "--budget", "60"]
+        ["--shapes", "100x1000", "--repeats", "1", "--budget", str(hang_guard)]
         + ["--estimators", "SVMDual,SVM2,WeightedLasso,L1SVM"]
     )
     out = capsys.readouterr().out
@@ -35,9 +35,9 @@ def test_text_sweep_quick(capsys):
         text_sweep.select("SVMDual,nope")
 
 
-def test_planner_measures_a_case_and_round_trips(tmp_path):
+def test_planner_measures_a_case_and_round_trips(tmp_path, hang_guard):
     case = planner.Case("lasso", 60, 300, "text", 0.1, weighted=False)
-    result = planner.measure(case, repeats=1, budget=30.0)
+    result = planner.measure(case, repeats=1, budget=hang_guard)
     assert result["answers"]["default"] in planner.candidates(case)
     for name in planner.candidates(case):
         assert result["answers"][name] == name  # every candidate certified

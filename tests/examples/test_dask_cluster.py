@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "examples"))
 import dask_cluster  # noqa: E402
 
 
+@pytest.mark.slow  # 40 s: the script end to end on a LocalCluster (the quick one: below)
 def test_selects_on_the_cluster_and_the_svm_learns(capsys):
     # Two chunks of 20000 documents, one per worker.
     dask_cluster.main(

@@ -34,6 +34,7 @@ from solvers import (
     WeightedLassoCV,
     available_backends,
 )
+from solvers._registry import backend
 from solvers.path import l1_svm_path, lasso_path, svm2_path
 from solvers.weights import hybrid_weights, rs_weights
 
@@ -107,12 +108,15 @@ def assert_same(a, b):
 
 
 def _backend_cases():
+    """Every estimator's default chain, and every backend it declares: the library's
+    own in the default run, CVXPY's (compiling a problem each) with ``-m slow``."""
     cases = []
     for est in ESTIMATORS:
         cases.append(pytest.param(est, None, id=f"{_name(est)}-default"))
         if isinstance(est, _OWN_MODEL):
             for name in available_backends(est):
-                cases.append(pytest.param(est, name, id=f"{_name(est)}-{name}"))
+                slow = pytest.mark.slow if backend(name).cvxpy else ()
+                cases.append(pytest.param(est, name, id=f"{_name(est)}-{name}", marks=slow))
     return cases
 
 

@@ -98,12 +98,12 @@ def _failures(kind, shape, fmt):
         *(kind for kind in KINDS if kind != "decades"),
         pytest.param(
             "decades",
-            marks=pytest.mark.xfail(
+            marks=[pytest.mark.slow, pytest.mark.xfail(
                 strict=False,
                 reason="every column at its own scale in 1e-6..1e6 (and penalty weights "
                 "in 1e-5..1e5 on top): effective weights spanning 22 decades; some fits "
                 "end 1e-6..1e-2 above the gap tolerance and raise SolverError",
-            ),
+            )],  # 11-35 s each: run with -m slow
         ),
     ],
 )

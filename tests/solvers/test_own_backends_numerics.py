@@ -76,8 +76,20 @@ STALLS = {
 }
 
 
-@pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("kind", KINDS)
+#: The runs of the default suite: every kind at n > d (about 1 s each) and the plain
+#: data at d > n; the other d > n runs take 10 to 85 s each (``-m slow`` runs them).
+QUICK = {("plain", "d>n")} | {(kind, "n>d") for kind in KINDS if kind != "decades"}
+
+
+@pytest.mark.parametrize(
+    "kind, shape",
+    [
+        pytest.param(kind, shape, id=f"{kind}-{shape}",
+                     marks=() if (kind, shape) in QUICK else pytest.mark.slow)  # fmt: skip
+        for shape in SHAPES
+        for kind in KINDS
+    ],
+)
 def test_each_own_backend_is_right_or_says_it_stalled(kind, shape):
     X, y_class, y_real, weights, sample_weight = _data(kind, shape, 0)
     wrong, stalled = [], []

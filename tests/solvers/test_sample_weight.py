@@ -359,7 +359,9 @@ def test_weighted_certificate_holds_at_the_repeated_rows_optimum_and_fails_off_i
     assert not off.holds and off.gap >= off.primal - optimum.objective_ * (1 + 1e-9)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    "seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))]  # 12-20 s each
+)
 def test_svm_on_duplicated_rows_with_weights_over_six_decades(seed):
     """60 x 20000 (d >> n) with every row twice and sample weights from 1e-3 to 7e2, 13 of
     them 0: SVMDual and L2SVM are certified and reach the dual optimum written out in

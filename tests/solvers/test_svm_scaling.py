@@ -250,7 +250,11 @@ def _weighted_huge_column_case(shape, seed):
     return X, y, s, _hinge_minimum(X, y, 1.0, s)
 
 
-@pytest.mark.parametrize("shape, seed", [("n>d", 10), ("d>n", 11)])
+@pytest.mark.parametrize(
+    "shape, seed",
+    # n > d: trust-constr's reference takes about 60 s (run with -m slow).
+    [pytest.param("n>d", 10, marks=pytest.mark.slow), ("d>n", 11)],
+)
 @pytest.mark.parametrize("Est", [SVMDual, L2SVM])
 def test_hinge_with_a_huge_column_and_sample_weights_matches_trust_constr(shape, seed, Est):
     """Cases where the backend's multipliers miss the 1e12 column's stationarity by more
