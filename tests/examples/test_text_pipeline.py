@@ -110,3 +110,90 @@ def test_main(folder, tmp_path, capsys, monkeypatch, summary):
     out = capsys.readouterr().out
     assert "40 words of >= 5 characters" in out and "| BSS | 26 |" in out
     assert (tmp_path / "text_pipeline.png").read_bytes()[:4] == b"\x89PNG"
+
+
+# ---------------------------------------------------------------------------
+# --debian: TechTC-style tasks of Debian sections (the shipped sample here)
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def debian_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("debian")
+    tasks = text_pipeline.debian_tasks("sample", n_pairs=3, n_per_class=20)
+    path = folder / "run.json"
+    # 40 documents, 3 folds: about 27 training documents, BSS needs r > 27
+    record = text_pipeline.run_tasks(tasks, (30,), n_splits=3, n_repeats=1, path=str(path))
+    return tasks, record, path
+
+
+def test_debian_tasks_are_the_first_pairs(debian_run):
+    from sparsify.datasets import DEBIAN_TASK_PAIRS
+
+    tasks, record, path = debian_run
+    assert [t.name for t in tasks] == ["/".join(p) for p in DEBIAN_TASK_PAIRS[:3]]
+    assert all(t.X.shape[0] == 40 and min(map(len, t.words)) >= 5 for t in tasks)
+    assert list(record["tasks"]) == [t.name for t in tasks]
+    import json
+
+    assert json.loads(path.read_text()) == json.loads(json.dumps(record))  # written as it ran
+
+
+def test_debian_per_task_errors_are_the_cross_validation(debian_run):
+    tasks, record, _ = debian_run
+    task = tasks[1]
+    direct = text_pipeline.experiment(task.X, task.y, (30,), n_splits=3, n_repeats=1)
+    errors = record["tasks"][task.name]["errors"]
+    for (name, r), row in direct.items():
+        for clf, (mean, _) in row.items():
+            assert errors[f"{name}|{r or 'all'}|{clf}"] == mean
+
+
+def test_debian_tables_against_scipy(debian_run):
+    from scipy import stats
+
+    _, record, _ = debian_run
+    errors, paired = text_pipeline.tables(record)
+    per_task = [t["errors"] for t in record["tasks"].values()]
+    bss = np.array([e["BSS|30|SVM C=1"] for e in per_task])
+    ig = np.array([e["IG|30|SVM C=1"] for e in per_task])
+    se = np.std(bss, ddof=1) / np.sqrt(bss.size)
+    row = next(line for line in errors.splitlines() if line.startswith("| BSS | 30 |"))
+    assert row.split("|")[-2].strip() == f"{100 * bss.mean():.2f} ± {100 * se:.2f}"
+    row = next(line for line in paired.splitlines() if line.startswith("| IG | 30 |"))
+    cell = row.split("|")[-2].strip()
+    if np.all(ig == bss):
+        assert cell == "-"
+    else:
+        diff = ig - bss
+        p = stats.ttest_rel(ig, bss).pvalue
+        assert cell.startswith(f"{100 * diff.mean():+.2f} ± ")
+        assert f"(t {p:.1g}, " in cell and cell.endswith(f"{int(np.sum(diff > 0))}/3)")
+    assert "| BSS | 30 |" not in paired  # BSS is the reference
+
+
+def test_debian_main_summarizes_split_runs(debian_run, tmp_path, capsys):
+    import json
+
+    _, record, _ = debian_run
+    names = list(record["tasks"])
+    parts = []
+    for i, chunk in enumerate((names[:2], names[2:])):
+        part = {"config": record["config"], "tasks": {n: record["tasks"][n] for n in chunk}}
+        parts.append(tmp_path / f"part{i}.json")
+        parts[-1].write_text(json.dumps(part))
+    text_pipeline.main(["--summarize", *map(str, parts), "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    whole = text_pipeline.tables(record)
+    assert whole[0] in out and whole[1] in out
+    assert (tmp_path / "text_pipeline_debian.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_debian_main_quick(tmp_path, capsys):
+    text_pipeline.main(
+        ["--debian", "sample", "--quick", "--pairs", "1", "--per-class", "20", "--r", "30",
+         "--json", str(tmp_path / "q.json"), "--out", str(tmp_path)]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert "1 tasks of Debian sections (sample), 40 documents each" in out
+    assert "| BSS | 30 |" in out and (tmp_path / "q.json").exists()
