@@ -186,7 +186,7 @@ def logistic_prox_newton(
         # The fit from scratch (rounding drifts along the steps' updates).
         fitted[:] = intercept
         _add_columns(data, indices, indptr, n, dense, np.flatnonzero(coef), coef, fitted)
-        primal, dual, infeasibility, violation = _full_check(
+        primal, dual, infeasibility = _full_check(
             data, indices, indptr, n, dense, everything, y, s, fitted, coef, thresholds, ridge,
             movable, bounded, equality, norms, reference, gradient, positive_part,
         )
@@ -199,9 +199,13 @@ def logistic_prox_newton(
             gradient, coef, thresholds, ridge, norms, movable, first_features,
             working if iterations == 0 else None,
         )
+        # The working set is solved until its own violation has fallen to INNER_RATIO of
+        # what it is now (the full problem's largest violator may be left out of it: the
+        # working set ranks features by the decrease a step would give, not by violation).
+        own = _violations(gradient, coef, thresholds, ridge, movable)[working].max(initial=0.0)
         intercept, spent = _solve_working_set(
             data, indices, indptr, n, dense, working, y, s, fitted, coef, intercept,
-            thresholds, ridge, INNER_RATIO * violation, max_epochs - epochs,
+            thresholds, ridge, INNER_RATIO * own, max_epochs - epochs,
         )
         epochs += spent
         iterations += 1
@@ -342,7 +346,7 @@ def _violations(gradient, coef, thresholds, ridge, movable):
 @njit(cache=True)
 def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, thresholds,
                 ridge, movable, bounded, equality, norms, reference, gradient, positive_part):
-    """Primal, dual, dual infeasibility and the largest optimality violation at the fit.
+    """Primal, dual and dual infeasibility at the fit.
 
     Leaves the loss's gradient ``-X_j'Ya`` in ``gradient`` (a the KKT map ``s sigma(-y f)``).
     """
@@ -375,7 +379,6 @@ def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, t
     primal = _loss(y, s, fitted) + _penalty(coef, thresholds, ridge)
     # Correlations of the balanced point: up * positive part + down * negative part.
     scaling = 1.0
-    largest = 0.0
     for j in features:
         correlation = up * positive_part[j] + down * (-gradient[j] - positive_part[j])
         if bounded[j] and abs(correlation) * scaling > thresholds[j]:
@@ -399,12 +402,7 @@ def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, t
                 conjugate += excess * excess / (2.0 * ridge)
         elif equality[j]:
             infeasibility = max(infeasibility, abs(correlation) / (norms[j] * dual_norm))
-        if coef[j] != 0.0:
-            v = abs(gradient[j] + ridge * coef[j] + thresholds[j] * np.sign(coef[j]))
-        else:
-            v = max(abs(gradient[j]) - thresholds[j], 0.0)
-        largest = max(largest, v)
-    return primal, entropy - conjugate, infeasibility, largest
+    return primal, entropy - conjugate, infeasibility
 
 
 @njit(cache=True)
