@@ -38,7 +38,15 @@ def test_selects_on_the_cluster_and_the_svm_learns(capsys):
     assert cluster_accuracy > 0.7, out
 
 
-@pytest.mark.parametrize("name", sorted(dask_cluster.CLUSTER_MODELS))
+@pytest.mark.parametrize(
+    "name",
+    [
+        # L2SVM: 26 s, its working set of samples over the chunks (the Dask fits of the
+        # SVMs run in the default suite in tests/solvers/test_dask_fit_lasso_svm.py).
+        pytest.param(name, marks=pytest.mark.slow) if name == "L2SVM" else name
+        for name in sorted(dask_cluster.CLUSTER_MODELS)
+    ],
+)
 def test_each_cluster_model_fits_a_dask_x_certified(name):
     """The cluster step on a small corpus with the threaded scheduler: every model of
     --model fits the Dask X certified, and its lazy accuracy is that of its predictions."""
