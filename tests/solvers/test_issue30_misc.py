@@ -37,6 +37,7 @@ from solvers import (
 from solvers._registry import backend
 from solvers.path import l1_svm_path, lasso_path, svm2_path
 from solvers.weights import hybrid_weights, rs_weights
+from tests.sparsify.test_issue30_inputs import duplicated_entries
 
 #: Every public estimator (both losses of L2SVM, both bases of the hybrid SVM).
 ESTIMATORS = [
@@ -77,17 +78,6 @@ def data(est, n=40, d=12):
     return X, (np.where(signal > 0, 1, -1) if is_classifier(est) else signal)
 
 
-def duplicated(X, fmt):
-    """X (dense) as CSR/CSC with every stored entry split into two halves side by side."""
-    M = sp.csr_matrix(X).asformat(fmt)
-    out = type(M)(
-        (np.repeat(M.data / 2, 2), np.repeat(M.indices, 2), 2 * M.indptr), shape=M.shape
-    )
-    assert not out.has_canonical_format
-    np.testing.assert_array_equal(out.toarray(), X)
-    return out
-
-
 def outcome(est, X, y, **fit):
     """``(coef_, intercept_)`` of a fit, or the name of the error it raised."""
     with warnings.catch_warnings():
@@ -126,7 +116,7 @@ def test_duplicate_entries_give_the_canonical_answer(est, backend):
     if backend is not None:
         est = clone(est).set_params(solver=backend)
     for fmt in ("csr", "csc") if backend is None else ("csr",):
-        M = duplicated(X, fmt)
+        M = duplicated_entries(X, fmt)
         before = (M.data.copy(), M.indices.copy(), M.indptr.copy())
         got = outcome(est, M, y)
         for kept, now in zip(before, (M.data, M.indices, M.indptr), strict=True):
@@ -139,7 +129,7 @@ def test_duplicate_entries_give_the_canonical_answer(est, backend):
 def test_duplicate_entries_in_the_support_vector_selector_and_in_predict():
     est = L1SVM(lam=2.0, solver="COLUMN_GENERATION")
     X, y = data(est)
-    M = duplicated(X, "csr")
+    M = duplicated_entries(X, "csr")
     fitted = clone(est).fit(sp.csr_matrix(X), y)
     np.testing.assert_array_equal(
         fitted.decision_function(M), fitted.decision_function(sp.csr_matrix(X))

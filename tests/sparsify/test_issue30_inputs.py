@@ -11,17 +11,15 @@ import scipy.sparse as sp
 
 from sparsify import Selection
 from sparsify.utils import column_norms
+from tests.sparsify.test_inputs_untouched import scrambled
 
 
-def duplicated(X, fmt):
-    """X (dense) as CSR/CSC with every stored entry split into two halves side by side."""
-    M = sp.csr_matrix(X).asformat(fmt)
-    out = type(M)(
-        (np.repeat(M.data / 2, 2), np.repeat(M.indices, 2), 2 * M.indptr), shape=M.shape
-    )
-    assert not out.has_canonical_format
-    np.testing.assert_array_equal(out.toarray(), X)
-    return out
+def duplicated_entries(X, fmt):
+    """X (dense) as CSR/CSC with every entry stored twice, as two halves (and each row's
+    or column's indices reversed): a non-canonical matrix equal to X."""
+    M = scrambled(X, fmt, duplicates=True)
+    assert not M.has_canonical_format
+    return M
 
 
 @pytest.mark.parametrize("fmt", ["csr", "csc"])
@@ -30,7 +28,7 @@ def test_column_norms_of_a_matrix_with_duplicate_entries(fmt, squared):
     rng = np.random.default_rng(0)
     X = sp.random(25, 9, density=0.4, random_state=1).toarray()
     X[:, 0] = rng.standard_normal(25)
-    M = duplicated(X, fmt)
+    M = duplicated_entries(X, fmt)
     before = (M.data.copy(), M.indices.copy(), M.indptr.copy())
     got = column_norms(M, squared=squared)
     norms = np.linalg.norm(X, axis=0)  # NumPy's, of the dense matrix
