@@ -442,17 +442,24 @@ def _fmt(value, spec):
 
 def run(cases, shapes, repeats, budget):
     """Every case at every shape and setting; print the tables. Returns the results."""
+    corpora = (("text_like", *text_like(n, d)) for n, d in shapes)
+    return run_corpora(cases, corpora, repeats, budget)
+
+
+def run_corpora(cases, corpora, repeats, budget):
+    """Every case on every corpus ``(name, X, y)`` (generated one at a time) and setting;
+    print the tables. Returns the results."""
     results = []
-    for n, d in shapes:
-        X, y = text_like(n, d)
+    for corpus, X, y in corpora:
+        n, d = X.shape
         for case in cases:
             for setting in case.settings:
                 t = text_regression_target(X) if case.regression else y
                 scale = _lam_max(case, X, t) if case.relative else 1.0
-                result = {"case": case, "n": n, "d": d, "setting": setting,
+                result = {"case": case, "corpus": corpus, "n": n, "d": d, "setting": setting,
                           **_cell(case, X, t, setting * scale, repeats, budget)}  # fmt: skip
                 results.append(result)
-                print(f"  {case.name} {n}x{d} {case.param}={setting:g}"
+                print(f"  {case.name} {corpus} {n}x{d} {case.param}={setting:g}"
                       f"{' lam_max' if case.relative else ''}: {_progress(result)}",
                       flush=True)  # fmt: skip
     print()
@@ -479,7 +486,7 @@ def _table(header, rows):
 
 
 def print_table(results):
-    header = ["estimator", "n x d", "setting", "peer (tol)", "pairs", "ours first s",
+    header = ["estimator", "corpus", "n x d", "setting", "peer (tol)", "pairs", "ours first s",
               "peer first s", "first ratio", "ours re-fit s", "peer re-fit s", "re-fit ratio",
               "ours MiB", "peer MiB", "memory ratio", "gap", "(peer − ours) obj / scale",
               "certified",
@@ -494,7 +501,7 @@ def print_table(results):
         setting = f"{case.param}={r['setting']:g}{' lam_max' if case.relative else ''}"
         tolerance = "" if r["tolerance"] is None else f" ({r['tolerance']:g})"
         rows.append([
-            case.name, f"{r['n']} x {r['d']}", setting, f"{r['peer']}{tolerance}",
+            case.name, r["corpus"], f"{r['n']} x {r['d']}", setting, f"{r['peer']}{tolerance}",
             str(r["pairs"]), _fmt(r["ours_first"], ".3g"), _fmt(r["peer_first"], ".3g"),
             _fmt(r["first_ratio"], ".2f"), _fmt(r["ours_refit"], ".3g"),
             _fmt(r["peer_refit"], ".3g"), _fmt(r["refit_ratio"], ".2f"),
@@ -516,16 +523,20 @@ def _slope(points):
 
 
 def print_slopes(results):
-    """Log-log slopes of the first-fit time in n (largest d) and in d (largest n)."""
-    header = ["estimator", "setting", "slope in n: ours", "peer", "slope in d: ours", "peer"]
+    """Log-log slopes of the first-fit time in n (largest d) and in d (largest n), per
+    corpus; on a real corpus subsampled by documents (its vocabulary grows with n) the
+    slope in n is taken over every subsample."""
+    header = ["estimator", "corpus", "setting", "slope in n: ours", "peer", "slope in d: ours",
+              "peer"]  # fmt: skip
     rows = []
-    keys = dict.fromkeys((r["case"].name, r["setting"]) for r in results)
-    for name, setting in keys:
-        cell = [r for r in results if (r["case"].name, r["setting"]) == (name, setting)]
+    key = lambda r: (r["case"].name, r["corpus"], r["setting"])  # noqa: E731
+    for name, corpus, setting in dict.fromkeys(map(key, results)):
+        cell = [r for r in results if key(r) == (name, corpus, setting)]
         d_max, n_max = max(r["d"] for r in cell), max(r["n"] for r in cell)
         in_n = [r for r in cell if r["d"] == d_max]
+        in_n = in_n if len(in_n) > 1 else cell
         in_d = [r for r in cell if r["n"] == n_max]
-        rows.append([name, f"{setting:g}"] + [
+        rows.append([name, corpus, f"{setting:g}"] + [
             _fmt(_slope([(r[axis], r[f"{side}_first"]) for r in group]), ".2f")
             for axis, group in (("n", in_n), ("d", in_d)) for side in ("ours", "peer")
         ])  # fmt: skip

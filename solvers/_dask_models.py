@@ -350,8 +350,7 @@ def fit_on_samples(estimator, X, y, sample_weight):
         When the in-memory fit of the working set fails, or the set stops growing
         before the margins hold (``MAX_ROUNDS``).
     """
-    from ._l2_svm import TwoNormSVM  # (these modules import this one)
-    from ._sample_working_set import _initial_samples
+    from ._sample_working_set import _initial_samples  # (it imports this module's importer)
 
     X, y, s, classes = _inputs(estimator, X, y, sample_weight, classifier=True)
     if classes.size > 2:  # one-vs-rest as in memory: a Dask fit per class
@@ -402,7 +401,7 @@ def fit_on_samples(estimator, X, y, sample_weight):
             stacklevel=5,  # the caller of fit (through sklearn's fit context)
         )
     subset = model.certificate_
-    factor = model._C_solved if isinstance(model, TwoNormSVM) else 1.0
+    factor = getattr(model, "_C_solved", 1.0)  # the 2-norm SVMs' objective is C times the loss
     null = factor * LOSSES[model._LOSS].null(labels, s)
     certificate = _certificate(
         subset.model, subset.primal, subset.dual, subset.kkt, subset.dual_infeasibility,

@@ -64,6 +64,8 @@ class Loss:
     name = None
     #: Whether the labels are -1/+1 (a classification loss).
     labels = True
+    #: Whether the conjugate's value along a ray ``t a`` is a quadratic in t.
+    quadratic_conjugate = True
 
     def value(self, y, fitted, s=None):
         """``sum_i s_i loss(y_i, f_i)``."""
@@ -188,6 +190,7 @@ def _entropy(p):
 
 class _Logistic(Loss):
     name = "logistic"
+    quadratic_conjugate = False
 
     def _terms(self, y, fitted):
         return np.logaddexp(0.0, -y * fitted)

@@ -174,6 +174,12 @@ class Penalty:
         return cls(l1, lam * (1.0 - l1_ratio))
 
     @property
+    def quadratic_conjugate(self):
+        """Whether ``g*(t c)`` is a quadratic in t: no 2-norm term (0 on the domain), or
+        no L1 term (``t^2 ||c||^2 / (2 l2)``)."""
+        return self.l2 == 0 or not np.any(np.isfinite(self.l1) & (self.l1 > 0))
+
+    @property
     def excluded(self):
         """Mask of the features whose coefficient is fixed at 0."""
         return np.isinf(self.l1)

@@ -587,12 +587,10 @@ def _certify(
 
 def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, point, norms):
     """The dual value at ``point`` made feasible (steps 2-3 of :func:`certificate`);
-    also the KKT violation of the point as given and the equalities' leftover."""
+    also the KKT violation at the feasible point (before its scaling) and the
+    equalities' leftover."""
     direction = y if loss.labels else np.ones_like(y)
-    v = direction * point
-    dual_norm = float(np.linalg.norm(v))
-    kkt = penalty.kkt_violation(_correlations(X, v), coef, norms, dual_norm)
-    equalities = penalty.equalities(norms, dual_norm)
+    equalities = penalty.equalities(norms, float(np.linalg.norm(point)))
     columns = X[:, equalities]
     columns = columns.toarray() if sp.issparse(columns) else np.asarray(columns)
     if loss.labels:
@@ -601,8 +599,8 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
         )
     else:
         point, infeasibility = _feasible_residuals(point, columns, s, fit_intercept)
-    v = direction * point
-    correlations = _correlations(X, v)
+    correlations = _correlations(X, direction * point)
+    kkt = penalty.kkt_violation(correlations, coef, norms, float(np.linalg.norm(point)))
     t_max = penalty.dual_scaling(correlations, equalities)
     if loss.labels:
         def value(t):
@@ -614,14 +612,22 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
                 loss.conjugate_value(t * point, y, s, linear=t * linear)
                 - penalty.conjugate(t * correlations)
             )
-    return _best_on_ray(value, t_max), kkt, infeasibility
+    quadratic = loss.quadratic_conjugate and penalty.quadratic_conjugate
+    return _best_on_ray(value, t_max, quadratic), kkt, infeasibility
 
 
-def _best_on_ray(value, t_max):
+def _best_on_ray(value, t_max, quadratic):
     """``max_{0 <= t <= t_max} value(t)`` of a concave function of t (any t is a valid
-    dual point, so an inexact maximiser only loosens the bound)."""
+    dual point, so an inexact maximiser only loosens the bound). ``quadratic``: value
+    is ``L t - Q t^2``, whose maximiser ``L / (2Q)`` is read off two values."""
     if t_max <= 0:
         return value(0.0)
+    if quadratic:
+        end, half = value(t_max), value(0.5 * t_max)
+        curvature = 2.0 * (2.0 * half - end) / t_max**2  # Q
+        slope = (end + curvature * t_max**2) / t_max  # L
+        best = t_max if curvature <= 0 else min(max(slope / (2.0 * curvature), 0.0), t_max)
+        return max(value(best), end, value(0.0))
     found = minimize_scalar(
         lambda t: -value(t), bounds=(0.0, t_max), method="bounded",
         options={"xatol": 1e-12 * t_max},
