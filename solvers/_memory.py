@@ -3,7 +3,7 @@
 A sparse X is never densified, and every estimator's peak memory on a sparse X is
 ``O(nnz + n + d)`` (docs/architecture.md, "Conventions"). The dense arrays the
 methods would like to form (a Gram matrix, the columns of a support, a factor) are
-formed from a sparse X only when they hold at most :data:`SPARSE_DENSE_FACTOR`
+formed from a sparse X only when they hold at most :data:`SPARSE_DENSE_FACTOR` (2)
 times ``nnz + n + d`` entries; otherwise the method works with products with X and
 X' (LSMR, conjugate gradients, coordinate descent). A dense X already holds ``n d``
 entries, and the dense methods stay within a few copies of it.
@@ -14,8 +14,10 @@ import scipy.sparse as sp
 __all__ = ["SPARSE_DENSE_FACTOR", "dense_fits"]
 
 #: A dense array formed from a sparse X holds at most this many times ``nnz + n + d``
-#: entries (float64): at most the size of X's values and indices together.
-SPARSE_DENSE_FACTOR = 1.0
+#: entries (float64): about the size of X's values and indices together, and enough
+#: for a sparse X that is nearly full (every row of a 2500 x 8 X densified, and its
+#: 9 x 9 system, is 1.003 (nnz + n + d)).
+SPARSE_DENSE_FACTOR = 2.0
 
 
 def dense_fits(X, entries):

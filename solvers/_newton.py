@@ -16,6 +16,10 @@ The ridge step is taken in the smaller space:
   column that dwarfs the others out of it); each step factors ``K_AA + I / (2C)``,
   O(|A|^3), and sparse X is never densified.
 
+On a sparse X the method runs only where these dense blocks hold at most
+``2 (nnz + n + d)`` entries (:func:`solvers._memory.dense_fits`); elsewhere it declines
+with a ValueError, and the chain moves on.
+
 Sample weights ``s_i > 0`` (the loss ``C sum_i s_i [.]_+^2``) enter the ridge step as
 row weights: ``Z'S Z`` in the feature space, the diagonal ``1 / (2 C s_i)`` in place
 of ``I / (2C)`` in the sample space.
@@ -29,6 +33,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from ._losses import SQUARED_HINGE
+from ._memory import dense_fits
 from .ridge import SplitGram
 
 __all__ = ["squared_hinge_newton"]
@@ -56,12 +61,24 @@ def squared_hinge_newton(X, y, C, sample_weight=None):
 
     Raises
     ------
+    ValueError
+        When X is sparse and the dense blocks would hold more entries than it
+        (:func:`solvers._memory.dense_fits`): the backend declines.
     ArithmeticError
         When the iteration does not settle within 100 steps.
     numpy.linalg.LinAlgError
         When a ridge step's system is singular.
     """
     n, d = X.shape
+    # The dense blocks: the n x n Gram matrix (d > n), the rows of X inside the margin
+    # and their (d + 1)^2 system (n >= d).
+    entries = n * n if d > n else n * (d + 1) + (d + 1) ** 2
+    if not dense_fits(X, entries):
+        raise ValueError(
+            f"Newton's method would form dense blocks of {8 * entries / 2**30:.2g} GiB from "
+            f"this sparse X ({X.nnz} nonzeros, shape {n} x {d}), more than twice X; "
+            'solver="DUAL_CD" works on X in O(nnz + n + d) memory.'
+        )
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     costs = C * s  # the loss of sample i is costs_i [.]_+^2
     space = _SampleSpace(X, costs) if d > n else _FeatureSpace(X, costs)

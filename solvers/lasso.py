@@ -181,7 +181,7 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         targets ``[r; -r] / sqrt(2)``, whose column means are 0, so that its intercept
         is 0 and its objective is the centred one; then ``b0 = ybar - xbar'b`` (the
         s-weighted means). A sparse X takes this route only when the Gram matrix holds
-        at most ``nnz + n + d`` entries (:func:`solvers._memory.dense_fits`).
+        at most ``2 (nnz + n + d)`` entries (:func:`solvers._memory.dense_fits`).
         One O(n d^2) product replaces an O(n d) pass at every step
         of the path or every iteration of a backend, and X itself is neither copied
         nor equilibrated. The answer is certified on the full data (one residual, the

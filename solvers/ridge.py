@@ -464,7 +464,7 @@ def ridge_closed_form(X, y, lam):
     factorisations of :func:`_qr_route` (dense X), which are stable under column
     scaling, or LSMR on products with X (sparse X, :func:`_lsmr_route`). A sparse X
     is never densified, and its Gram matrix is formed only when it holds at most
-    ``nnz + n + d`` entries (:func:`solvers._memory.dense_fits`); otherwise LSMR alone
+    ``2 (nnz + n + d)`` entries (:func:`solvers._memory.dense_fits`); otherwise LSMR alone
     runs, in O(nnz + n + d) memory. lam = 0 gives the minimum-norm least-squares
     solution: the orthogonal route or LSMR runs first there, the Cholesky route only
     if their certificate fails.
@@ -540,7 +540,7 @@ def ridge_with_intercept(X, y, lam, *, sample_weight=None):
     s-weighted means with the rows scaled by ``sqrt(s_i)`` (a sparse X implicitly, by
     LSMR on products with X: never densified).
 
-    A sparse X whose centred Gram matrix would hold more than ``nnz + n + d`` entries
+    A sparse X whose centred Gram matrix would hold more than ``2 (nnz + n + d)`` entries
     (:func:`solvers._memory.dense_fits`) is solved by LSMR alone (:func:`_lsmr_route`,
     memory O(nnz + n + d)). For lam = 0 the answer is the minimum-norm least-squares
     solution for every representation of X (numpy.linalg.lstsq's on the centred data,

@@ -66,8 +66,8 @@ def test_start_on_a_sparse_x_too_large_for_its_gram_matrix():
     """LSMR on products with X (the Gram matrix would hold more entries than X): the
     minimum-norm solution still, duplicates equal, the zero column 0."""
     rng = np.random.default_rng(3)
-    n, d = 80, 2000
-    X = sp.random(n, d, density=0.02, random_state=rng, format="csc")
+    n, d = 150, 3000
+    X = sp.random(n, d, density=0.01, random_state=rng, format="csc")
     X = sp.hstack((X[:, :7], X[:, 3], X[:, 8:]), format="csr")  # column 7 copies column 3
     assert not dense_fits(X, n * n) and not dense_fits(X, n * d)
     y = rng.standard_normal(n)
