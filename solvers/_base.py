@@ -299,12 +299,15 @@ class LinearModel(KnownParameters, BaseEstimator):
     def _keep_last_answer(self, attempts, stopped, certify):
         """After ``max_iter`` stopped the library's backend (``stopped``, its record) and
         no other certified an answer: its answer, its (failing) certificate, and a
-        ConvergenceWarning."""
+        ConvergenceWarning. An answer whose certificate holds after all (polished) is
+        kept without one: it is certified."""
         self.solve_attempts_ = attempts
         self.backend_ = stopped["backend"]
         self.n_iter_ = _iterations(stopped)
         self.certificate_ = self._with_tolerance(certify())
         self.dual_gap_ = self.certificate_.relative_gap
+        if self.certificate_.holds:
+            return
         warnings.warn(
             f"{type(self).__name__} stopped at max_iter={self.max_iter} without a certified "
             f"optimum (relative duality gap {self.dual_gap_:.2e}, tolerance "
