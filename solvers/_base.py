@@ -183,32 +183,27 @@ _CONTROL_NAMES = {
 }  # fmt: skip
 
 
-class KnownParameters:
-    """Mixin: an unknown keyword argument of the constructor is a TypeError naming the
-    public class, its parameters, and how a scikit-learn argument (``alpha``, ``C``)
-    reads in this library's scaling.
+def checked_new(cls, *args, **kwargs):
+    """``__new__`` of the estimators: an unknown keyword argument of the constructor is a
+    TypeError naming the public class, its parameters, and how a scikit-learn argument
+    (``alpha``, ``C``) reads in this library's scaling.
 
     Python's own error names the ``__init__`` that rejects it, which may be that of a
-    private base, and says nothing of what to pass instead. The check runs in
-    ``__new__``, before ``__init__``; unpickling and ``clone`` pass it unchanged.
+    private base, and says nothing of what to pass instead. It runs before ``__init__``;
+    ``clone`` and unpickling pass it unchanged. A class may set ``_scaling_model`` (the
+    model whose scaling applies; default its ``_MODEL`` or its ``_estimator_class``'s).
     """
-
-    #: The model whose scaling a scikit-learn argument is translated to (None: the
-    #: class's ``_MODEL``, or that of its ``_estimator_class``).
-    _scaling_model = None
-
-    def __new__(cls, *args, **kwargs):
-        if kwargs:
-            valid = cls._get_param_names()
-            unknown = [key for key in kwargs if key not in valid]
-            if unknown:
-                raise TypeError(_unknown_parameter(cls, unknown[0], valid))
-        return super().__new__(cls)
+    if kwargs:
+        valid = cls._get_param_names()
+        unknown = [key for key in kwargs if key not in valid]
+        if unknown:
+            raise TypeError(_unknown_parameter(cls, unknown[0], valid))
+    return object.__new__(cls)
 
 
 def _unknown_parameter(cls, key, valid):
     """The message for ``cls(key=...)`` when ``key`` is not a parameter of ``cls``."""
-    model = cls._scaling_model or getattr(cls, "_MODEL", None)
+    model = getattr(cls, "_scaling_model", None) or getattr(cls, "_MODEL", None)
     model = model or getattr(getattr(cls, "_estimator_class", None), "_MODEL", None)
     model = model if isinstance(model, str) else None  # a property: set _scaling_model
     message = f"{cls.__name__} got an unexpected keyword argument {key!r}"
@@ -222,7 +217,7 @@ def _unknown_parameter(cls, key, valid):
     return f"{message}. Its parameters: {', '.join(valid)}."
 
 
-class LinearModel(KnownParameters, BaseEstimator):
+class LinearModel(BaseEstimator):
     """Base of the estimators: fit a model by a planned chain of backends, certified.
 
     Subclasses set ``_MODEL`` (a key of :data:`solvers._registry.MODELS`) and
@@ -236,6 +231,7 @@ class LinearModel(KnownParameters, BaseEstimator):
 
     _MODEL = None
     _dpp_params = ()
+    __new__ = checked_new  # an unknown argument names this class and what to pass
     #: The sample weights of the problem being solved, set during ``fit`` (None: all 1).
     _sample_weight = None
 

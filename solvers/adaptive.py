@@ -33,8 +33,8 @@ from ._base import (
     CONTROL_CONSTRAINTS,
     FINAL_FIT_CONTROLS,
     POSITIVE,
-    KnownParameters,
     _sample_weights,
+    checked_new,
     fitted_classes,
     fitted_scores,
     validated,
@@ -65,7 +65,7 @@ _COPIED = (
 )  # fmt: skip
 
 
-class _AdaptiveL1(KnownParameters, BaseEstimator):
+class _AdaptiveL1(BaseEstimator):
     """Shared by the three estimators: weights, then lam, then the weighted model.
 
     Subclasses set ``_base(self)`` (the name of the base model) and implement
@@ -73,6 +73,7 @@ class _AdaptiveL1(KnownParameters, BaseEstimator):
     """
 
     _classifier = True
+    __new__ = checked_new  # an unknown argument names this class and what to pass
 
     def _validate(self, X, y, X_val, y_val, *, reset):
         """Validated (X, y, X_val, y_val); sets ``classes_`` (classifiers) when ``reset``."""
