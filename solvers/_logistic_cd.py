@@ -65,8 +65,8 @@ from .certificates import GAP_TOLERANCE, gap_scale
 
 __all__ = ["logistic_prox_newton"]
 
-#: Newton steps on a working set stop when its largest optimality violation is below
-#: this fraction of the full problem's.
+#: Newton steps on a working set stop when its duality gap is below this fraction of
+#: the full problem's.
 INNER_RATIO = 0.3
 #: Newton steps on one working set at most.
 NEWTON_STEPS = 50
@@ -199,13 +199,20 @@ def logistic_prox_newton(
             gradient, coef, thresholds, ridge, norms, movable, first_features,
             working if iterations == 0 else None,
         )
-        # The working set is solved until its own violation has fallen to INNER_RATIO of
-        # what it is now (the full problem's largest violator may be left out of it: the
-        # working set ranks features by the decrease a step would give, not by violation).
-        own = _violations(gradient, coef, thresholds, ridge, movable)[working].max(initial=0.0)
+        # The working set is solved until its duality gap is INNER_RATIO of the full one;
+        # when no feature outside it violates its optimality condition, the full gap is
+        # the working set's, and it is solved to the final target.
+        target = INNER_RATIO * gap
+        outside = movable.copy()
+        outside[working] = False
+        if iterations > 0 and not np.any(
+            _violations(gradient, coef, thresholds, ridge, outside) > 0
+        ):
+            target = INNER_RATIO * tol * scale
         intercept, spent = _solve_working_set(
             data, indices, indptr, n, dense, working, y, s, fitted, coef, intercept,
-            thresholds, ridge, INNER_RATIO * own, max_epochs - epochs,
+            thresholds, ridge, movable, bounded, equality, norms, reference, gradient,
+            positive_part, target, max(tol, INFEASIBILITY_TOLERANCE), max_epochs - epochs,
         )
         epochs += spent
         iterations += 1
@@ -407,12 +414,13 @@ def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, t
 
 @njit(cache=True)
 def _solve_working_set(data, indices, indptr, n, dense, working, y, s, fitted, coef, intercept,
-                       thresholds, ridge, target, max_passes):
+                       thresholds, ridge, movable, bounded, equality, norms, reference,
+                       gradient, positive_part, target, feasibility, max_passes):
     """Proximal Newton steps on the working set, in place on ``coef`` and ``fitted``.
 
     Returns the intercept and the coordinate-descent passes spent. Stops when the
-    working set's largest optimality violation is at most ``target``, when the line
-    search finds no decrease (the objective is at its rounding level), or after
+    duality gap of the problem restricted to the working set is at most ``target`` (and
+    its dual infeasibility at most ``feasibility``), when a step does not move, or after
     :data:`NEWTON_STEPS` steps. The objective's decrease is no stopping rule: near the
     optimum it is quadratic in the distance to it, the duality gap only linear, and on
     nearly separable data (large coefficients) the objective reaches its rounding level
@@ -428,6 +436,12 @@ def _solve_working_set(data, indices, indptr, n, dense, working, y, s, fitted, c
     trial = np.empty(n)
     passes = 0
     for _ in range(NEWTON_STEPS):
+        primal, dual, infeasibility = _full_check(
+            data, indices, indptr, n, dense, working, y, s, fitted, coef, thresholds, ridge,
+            movable, bounded, equality, norms, reference, gradient, positive_part,
+        )
+        if primal - dual <= target and infeasibility <= feasibility:
+            break
         total_h = 0.0
         total_g = 0.0
         for i in range(n):
@@ -438,28 +452,25 @@ def _solve_working_set(data, indices, indptr, n, dense, working, y, s, fitted, c
             total_g += g[i]
         if total_h <= 0.0:
             break
-        # The working set's gradient, its violation, and the centred curvatures.
+        # The working set's largest violation and the centred curvatures.
         violation = 0.0
         for q in range(size):
             j = working[q]
             start, stop = _span(indptr, n, dense, j)
-            grad = hx = hxx = 0.0
+            hx = hxx = 0.0
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
-                grad += data[k] * g[i]
                 hx += data[k] * h[i]
                 hxx += data[k] * data[k] * h[i]
             centres[q] = hx / total_h
             plain = hxx - hx * hx / total_h
             curvature[q] = max(plain, 1e-12 * hxx, 1e-300)
+            grad = gradient[j]
             if coef[j] != 0.0:
                 v = abs(grad + ridge * coef[j] + thresholds[j] * np.sign(coef[j]))
             else:
                 v = max(abs(grad) - thresholds[j], 0.0)
             violation = max(violation, v)
-        # The intercept's model derivative 1'g: for the model to be solved exactly in b.
-        if violation <= target and abs(total_g) <= target:
-            break
         # Coordinate descent on the model g'z + 1/2 z'Hz + penalty, z = X delta + delta_b.
         offset = -total_g / total_h  # the exact intercept step: 1'(g + H z) = 0 after it
         for i in range(n):
