@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, lsmr
 from sklearn.base import is_classifier
 
-from sparsify.utils import column_norms, rank_tolerance
+from sparsify.utils import column_norms, one_blas_thread, rank_tolerance
 
 from ._base import (
     BACKEND_CONSTRAINTS,
@@ -363,16 +363,20 @@ def _centred_operator(X, mean=None, root=None):
     column means to take off) and ``root`` (``sqrt(s_i)``, row scales) default to none.
     """
     n, d = X.shape
-    shift = np.zeros(d) if mean is None else mean
-    scale = np.ones(n) if root is None else root
 
     def matvec(v):
         v = np.ravel(v)
-        return scale * (np.asarray(X @ v).ravel() - shift @ v)
+        product = np.asarray(X @ v).ravel()
+        if mean is not None:
+            product -= mean @ v
+        return product if root is None else root * product
 
     def rmatvec(u):
-        u = scale * np.ravel(u)
-        return np.asarray(X.T @ u).ravel() - shift * u.sum()
+        u = np.ravel(u) if root is None else root * np.ravel(u)
+        product = np.asarray(X.T @ u).ravel()
+        if mean is not None:
+            product -= mean * u.sum()
+        return product
 
     return LinearOperator((n, d), matvec=matvec, rmatvec=rmatvec, dtype=np.float64)
 
@@ -400,13 +404,14 @@ def _lsmr_route(X, t, lam, *, mean=None, root=None, dual=True, tol=_LSMR_TOLERAN
     n, d = X.shape
     A = _centred_operator(X, mean, root)
     limit = 10 * min(n, d) + 100
-    beta = lsmr(A, t, damp=np.sqrt(lam), atol=tol, btol=tol, maxiter=limit)[0]
-    if not dual:
-        return None, beta
-    if lam > 0:
-        residual = t - A.matvec(beta)
-        return (residual if root is None else root * residual) / lam, beta
-    x = lsmr(A.H, beta, atol=tol, btol=tol, maxiter=limit)[0]
+    with one_blas_thread():  # vector operations only: threads cost more than they give
+        beta = lsmr(A, t, damp=np.sqrt(lam), atol=tol, btol=tol, maxiter=limit)[0]
+        if not dual:
+            return None, beta
+        if lam > 0:
+            residual = t - A.matvec(beta)
+            return (residual if root is None else root * residual) / lam, beta
+        x = lsmr(A.H, beta, atol=tol, btol=tol, maxiter=limit)[0]
     return (x if root is None else root * x), beta
 
 
