@@ -181,6 +181,11 @@ def test_every_piece_of_advice_a_solver_error_prints_is_accepted():
     for options in advice:  # the option check accepts it, and the fit then certifies
         fitted = L2SVM(solver="SCS", solver_options=options).fit(X, y)
         assert fitted.certificate_.holds
+    # The advice for HiGHS's own 'solver' option, given with the wrong key.
+    with pytest.raises(ValueError) as info:
+        L1SVM(solver="HIGHS", solver_options={"solver": "ipm"}).fit(X, y)
+    (options,) = _advice(str(info.value))
+    assert L1SVM(solver="HIGHS", solver_options=options).fit(X, y).certificate_.holds
 
 
 # -- verbose with several classes names the class ----------------------------------------
