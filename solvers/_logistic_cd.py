@@ -50,12 +50,12 @@ column layouts and the products with columns are those of
 """
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 
 from ._coordinate_descent import (
     FIRST_FEATURES,
     CoordinateDescentResult,
-    _add_columns,
     _column_arrays,
     _column_layout,
     _span,
@@ -153,15 +153,14 @@ def logistic_prox_newton(
     >>> result.converged, sorted(np.flatnonzero(result.coef)[:2].tolist())
     (True, [0, 1])
     """
-    X = _column_layout(X)
-    data, indices, indptr, dense = _column_arrays(X)
+    X = _canonical(X)
     n, d = X.shape
     y = np.ascontiguousarray(y, dtype=np.float64)
     s = np.ones(n) if sample_weight is None else np.ascontiguousarray(sample_weight, float)
     weights = np.asarray(weights, dtype=np.float64)
     l1_ratio = float(l1_ratio)
     ridge = lam * (1.0 - l1_ratio)
-    norms = _column_norms(data, indptr, n, d, dense)
+    norms = _norms(X)
     movable = np.isfinite(weights) & (norms > 0)
     thresholds = np.where(movable, lam * l1_ratio * np.where(movable, weights, 0.0), 0.0)
     # Features whose dual constraint is an equality (unpenalised at l1_ratio = 1).
@@ -169,51 +168,55 @@ def logistic_prox_newton(
     bounded = movable & (thresholds > 0) & (ridge == 0)
 
     coef = np.zeros(d) if coef is None else np.where(movable, coef, 0.0).astype(np.float64)
-    fitted = np.zeros(n)
-    _add_columns(data, indices, indptr, n, dense, np.flatnonzero(coef), coef, fitted)
     if intercept is None:
         start = LOGISTIC.null_intercept(y, s) if not coef.any() else 0.0
-        intercept = _best_intercept(y, s, fitted, min(max(start, -30.0), 30.0))
+        offsets = np.asarray(X @ coef, dtype=np.float64).ravel()
+        intercept = _best_intercept(y, s, offsets, min(max(start, -30.0), 30.0))
     null = LOGISTIC.null(y, s)
     reference = float(np.linalg.norm(s))
+    flags = (movable, bounded, equality, norms, reference)
 
-    gradient = np.zeros(d)
-    positive_part = np.zeros(d)
-    everything = np.arange(d, dtype=np.int64)
     working = np.zeros(0, dtype=np.int64) if working_set is None else np.asarray(working_set)
+    gradient, positive_part = np.empty(d), np.empty(d)
     iterations = epochs = 0
     while True:
-        # The fit from scratch (rounding drifts along the steps' updates).
-        fitted[:] = intercept
-        _add_columns(data, indices, indptr, n, dense, np.flatnonzero(coef), coef, fitted)
-        primal, dual, infeasibility = _full_check(
-            data, indices, indptr, n, dense, everything, y, s, fitted, coef, thresholds, ridge,
-            movable, bounded, equality, norms, reference, gradient, positive_part,
+        # The fit from scratch (rounding drifts along the steps' updates), and the
+        # correlations of every feature with the dual point: two products with X.
+        fitted = np.asarray(X @ coef, dtype=np.float64).ravel() + intercept
+        a, a_positive = _multipliers(y, s, fitted)
+        _correlations(X, y * a, a_positive, gradient, positive_part)
+        primal, dual, infeasibility = _dual_check(
+            y, s, fitted, a, coef, thresholds, ridge, *flags, gradient, positive_part
         )
         gap = primal - dual
         scale = gap_scale(primal, dual, null)
         converged = gap <= tol * scale and infeasibility <= max(tol, INFEASIBILITY_TOLERANCE)
         if converged or iterations == max_iter or epochs >= max_epochs:
             break
+        violations = _violations(gradient, coef, thresholds, ridge, movable)
+        # The working set is solved until its duality gap is INNER_RATIO of the full one;
+        # when no feature outside the last one violates its optimality condition, the full
+        # gap is the working set's, and it is solved to the final target.
+        target = INNER_RATIO * gap
+        if iterations > 0:
+            inside = violations[working]
+            if not np.any(violations > 0) or not np.count_nonzero(violations) > np.count_nonzero(
+                inside
+            ):
+                target = INNER_RATIO * tol * scale
         working = _working_set(
-            gradient, coef, thresholds, ridge, norms, movable, first_features,
+            violations, coef, thresholds, norms, movable, first_features,
             working if iterations == 0 else None,
         )
-        # The working set is solved until its duality gap is INNER_RATIO of the full one;
-        # when no feature outside it violates its optimality condition, the full gap is
-        # the working set's, and it is solved to the final target.
-        target = INNER_RATIO * gap
-        outside = movable.copy()
-        outside[working] = False
-        if iterations > 0 and not np.any(
-            _violations(gradient, coef, thresholds, ridge, outside) > 0
-        ):
-            target = INNER_RATIO * tol * scale
+        # The kernel reads the working set's columns, copied in its layout (CSC or
+        # Fortran order): O(nnz of those columns), never a copy of X.
+        local = coef[working]
         intercept, spent = _solve_working_set(
-            data, indices, indptr, n, dense, working, y, s, fitted, coef, intercept,
-            thresholds, ridge, movable, bounded, equality, norms, reference, gradient,
-            positive_part, target, max(tol, INFEASIBILITY_TOLERANCE), max_epochs - epochs,
+            *_columns_of(X, working), y, s, fitted, local, intercept, thresholds[working],
+            ridge, *(flag[working] for flag in flags[:4]), reference, target,
+            max(tol, INFEASIBILITY_TOLERANCE), max_epochs - epochs,
         )
+        coef[working] = local
         epochs += spent
         iterations += 1
     return CoordinateDescentResult(
@@ -228,15 +231,15 @@ def logistic_prox_newton(
     )
 
 
-def _working_set(gradient, coef, thresholds, ridge, norms, movable, size, given):
+def _working_set(violations, coef, thresholds, norms, movable, size, given):
     """The support, the features unpenalised by the L1 part and the most violating others.
 
     A feature's score is its distance to the optimality condition
-    ``-grad_j in ridge w_j + lam rho W_j d|w_j|`` divided by its column's norm.
+    ``-grad_j in ridge w_j + lam rho W_j d|w_j|`` (``violations``, overwritten) divided by
+    its column's norm.
     """
-    score = _violations(gradient, coef, thresholds, ridge, movable) / np.where(
-        norms > 0, norms, 1.0
-    )
+    score = violations
+    np.divide(score, norms, out=score, where=norms > 0)
     score[~movable] = -np.inf
     free = np.flatnonzero(movable & (thresholds == 0))
     keep = np.union1d(np.flatnonzero(coef), free)
@@ -257,16 +260,114 @@ def _working_set(gradient, coef, thresholds, ridge, norms, movable, size, given)
 # -- kernels (numba) ---------------------------------------------------------------
 
 
+def _canonical(X):
+    """X as CSR or CSC with canonical entries (a copy only when it has duplicates), or as
+    a float64 ndarray in its own order."""
+    if not sp.issparse(X):
+        return np.asarray(X, dtype=np.float64)
+    if X.format not in ("csr", "csc") or X.dtype != np.float64:
+        X = sp.csr_matrix(X, dtype=np.float64)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+def _correlations(X, u, v, minus_u, out_v):
+    """``minus_u = -X'u`` and ``out_v = X'v`` in one pass over X, without temporaries of
+    X's or of the features' size beyond the two outputs."""
+    if not sp.issparse(X):
+        np.negative(X.T @ u, out=minus_u)
+        out_v[:] = X.T @ v
+    elif X.format == "csr":
+        _csr_correlations(X.data, X.indices, X.indptr, u, v, minus_u, out_v)
+    else:
+        _csc_correlations(X.data, X.indices, X.indptr, u, v, minus_u, out_v)
+
+
 @njit(cache=True)
-def _column_norms(data, indptr, n, d, dense):
-    norms = np.zeros(d)
-    for j in range(d):
-        start, stop = _span(indptr, n, dense, j)
-        total = 0.0
-        for k in range(start, stop):
-            total += data[k] * data[k]
-        norms[j] = np.sqrt(total)
-    return norms
+def _csr_correlations(data, indices, indptr, u, v, minus_u, out_v):
+    minus_u[:] = 0.0
+    out_v[:] = 0.0
+    for i in range(indptr.size - 1):
+        ui, vi = u[i], v[i]
+        for k in range(indptr[i], indptr[i + 1]):
+            minus_u[indices[k]] -= data[k] * ui
+            out_v[indices[k]] += data[k] * vi
+
+
+@njit(cache=True)
+def _csc_correlations(data, indices, indptr, u, v, minus_u, out_v):
+    for j in range(indptr.size - 1):
+        total_u = total_v = 0.0
+        for k in range(indptr[j], indptr[j + 1]):
+            total_u += data[k] * u[indices[k]]
+            total_v += data[k] * v[indices[k]]
+        minus_u[j] = -total_u
+        out_v[j] = total_v
+
+
+def _columns_of(X, working):
+    """``(data, indices, indptr, dense)`` of the columns ``working`` of X, as the kernel
+    reads columns (CSC, or a Fortran-ordered block), copied in O(nnz(X)) time and
+    O(nnz of those columns) memory."""
+    if not sp.issparse(X):
+        return _column_arrays(np.asfortranarray(X[:, working]))
+    if X.format == "csc":
+        return _column_arrays(_column_layout(X[:, working]))
+    data, rows, indptr = _csr_columns(X.data, X.indices, X.indptr, working, X.shape[1])
+    return data, rows, indptr, False
+
+
+@njit(cache=True)
+def _csr_columns(data, indices, indptr, working, d):
+    """The columns ``working`` of a CSR matrix as CSC arrays (rows sorted in each)."""
+    position = np.full(d, -1, dtype=np.int64)
+    for q in range(working.size):
+        position[working[q]] = q
+    counts = np.zeros(working.size + 1, dtype=np.int64)
+    for k in range(data.size):
+        q = position[indices[k]]
+        if q >= 0:
+            counts[q + 1] += 1
+    starts = np.cumsum(counts)
+    out_data = np.empty(starts[-1])
+    out_rows = np.empty(starts[-1], dtype=np.int32)
+    fill = starts[:-1].copy()
+    for i in range(indptr.size - 1):
+        for k in range(indptr[i], indptr[i + 1]):
+            q = position[indices[k]]
+            if q >= 0:
+                out_data[fill[q]] = data[k]
+                out_rows[fill[q]] = i
+                fill[q] += 1
+    return out_data, out_rows, starts
+
+
+def _norms(X):
+    """The column norms, without a temporary of X's size."""
+    if not sp.issparse(X):
+        return np.sqrt(np.einsum("ij,ij->j", X, X))
+    if X.format == "csr":
+        return np.sqrt(_squares_by_index(X.data, X.indices, X.shape[1]))
+    return np.sqrt(_squares_by_column(X.data, X.indptr))
+
+
+@njit(cache=True)
+def _squares_by_index(data, indices, d):
+    squares = np.zeros(d)
+    for k in range(data.size):
+        squares[indices[k]] += data[k] * data[k]
+    return squares
+
+
+@njit(cache=True)
+def _squares_by_column(data, indptr):
+    squares = np.zeros(indptr.size - 1)
+    for j in range(indptr.size - 1):
+        for k in range(indptr[j], indptr[j + 1]):
+            squares[j] += data[k] * data[k]
+    return squares
 
 
 @njit(cache=True)
@@ -351,33 +452,33 @@ def _violations(gradient, coef, thresholds, ridge, movable):
 
 
 @njit(cache=True)
-def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, thresholds,
-                ridge, movable, bounded, equality, norms, reference, gradient, positive_part):
-    """Primal, dual and dual infeasibility at the fit.
-
-    Leaves the loss's gradient ``-X_j'Ya`` in ``gradient`` (a the KKT map ``s sigma(-y f)``).
-    """
-    a = np.empty(n)
-    a_positive = np.zeros(n)  # y a on the positive class only
-    total_positive = total_negative = 0.0
-    for i in range(n):
+def _multipliers(y, s, fitted):
+    """The KKT map ``a = s sigma(-y f)`` and its positive class's part ``y a`` (0 elsewhere)."""
+    a = np.empty(y.size)
+    a_positive = np.zeros(y.size)
+    for i in range(y.size):
         a[i] = s[i] * _sigmoid(-y[i] * fitted[i])
         if y[i] > 0:
             a_positive[i] = a[i]
+    return a, a_positive
+
+
+@njit(cache=True)
+def _dual_check(y, s, fitted, a, coef, thresholds, ridge, movable, bounded, equality, norms,
+                reference, gradient, positive_part):
+    """Primal, dual and dual infeasibility at the fit, for the problem on the features of
+    the arrays (all, or a working set holding the support), from the correlations
+    ``gradient = -X_j'Ya`` and ``positive_part = X_j'Y a`` over the positive class.
+
+    The dual point is a balanced (the heavier class scaled down, so that ``y'a = 0``) and,
+    without a 2-norm term, scaled into ``|X_j'Ya| <= lam rho W_j``.
+    """
+    total_positive = total_negative = 0.0
+    for i in range(y.size):
+        if y[i] > 0:
             total_positive += a[i]
         else:
             total_negative += a[i]
-    # X_j'Ya and the positive class's part of it, in one pass.
-    for j in features:
-        start, stop = _span(indptr, n, dense, j)
-        full = part = 0.0
-        for k in range(start, stop):
-            i = k - start if dense else indices[k]
-            full += data[k] * y[i] * a[i]
-            part += data[k] * a_positive[i]
-        gradient[j] = -full
-        positive_part[j] = part
-    # Balance: the heavier class scaled down so that y'a = 0.
     up = down = 1.0
     if total_positive > total_negative:
         up = total_negative / total_positive
@@ -386,20 +487,20 @@ def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, t
     primal = _loss(y, s, fitted) + _penalty(coef, thresholds, ridge)
     # Correlations of the balanced point: up * positive part + down * negative part.
     scaling = 1.0
-    for j in features:
+    for j in range(coef.size):
         correlation = up * positive_part[j] + down * (-gradient[j] - positive_part[j])
         if bounded[j] and abs(correlation) * scaling > thresholds[j]:
             scaling = thresholds[j] / abs(correlation)
     entropy = 0.0
     squared = 0.0
-    for i in range(n):
+    for i in range(y.size):
         ai = a[i] * (up if y[i] > 0 else down) * scaling
         entropy += s[i] * _entropy(min(ai / s[i], 1.0))
         squared += ai * ai
     conjugate = 0.0
     infeasibility = 0.0
     dual_norm = max(np.sqrt(squared), 1e-300 * reference)
-    for j in features:
+    for j in range(coef.size):
         if not movable[j]:
             continue
         correlation = scaling * (up * positive_part[j] + down * (-gradient[j] - positive_part[j]))
@@ -413,10 +514,30 @@ def _full_check(data, indices, indptr, n, dense, features, y, s, fitted, coef, t
 
 
 @njit(cache=True)
-def _solve_working_set(data, indices, indptr, n, dense, working, y, s, fitted, coef, intercept,
-                       thresholds, ridge, movable, bounded, equality, norms, reference,
-                       gradient, positive_part, target, feasibility, max_passes):
-    """Proximal Newton steps on the working set, in place on ``coef`` and ``fitted``.
+def _columns_check(data, indices, indptr, n, dense, y, s, fitted, coef, thresholds, ridge,
+                   movable, bounded, equality, norms, reference, gradient, positive_part):
+    """:func:`_dual_check` on the problem restricted to the given columns, with their
+    correlations computed here (left in ``gradient`` and ``positive_part``)."""
+    a, a_positive = _multipliers(y, s, fitted)
+    for j in range(coef.size):
+        start, stop = _span(indptr, n, dense, j)
+        full = part = 0.0
+        for k in range(start, stop):
+            i = k - start if dense else indices[k]
+            full += data[k] * y[i] * a[i]
+            part += data[k] * a_positive[i]
+        gradient[j] = -full
+        positive_part[j] = part
+    return _dual_check(y, s, fitted, a, coef, thresholds, ridge, movable, bounded, equality,
+                       norms, reference, gradient, positive_part)
+
+
+@njit(cache=True)
+def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, intercept, thresholds,
+                       ridge, movable, bounded, equality, norms, reference, target, feasibility,
+                       max_passes):
+    """Proximal Newton steps on the working set's columns (``data``, ``indices``,
+    ``indptr``: CSC or Fortran order), in place on their ``coef`` and on ``fitted``.
 
     Returns the intercept and the coordinate-descent passes spent. Stops when the
     duality gap of the problem restricted to the working set is at most ``target`` (and
@@ -426,7 +547,11 @@ def _solve_working_set(data, indices, indptr, n, dense, working, y, s, fitted, c
     nearly separable data (large coefficients) the objective reaches its rounding level
     long before the gap meets the tolerance.
     """
-    size = working.size
+    n = y.size
+    size = coef.size
+    working = np.arange(size)
+    gradient = np.empty(size)
+    positive_part = np.empty(size)
     g = np.empty(n)
     h = np.empty(n)
     z = np.empty(n)
@@ -436,9 +561,9 @@ def _solve_working_set(data, indices, indptr, n, dense, working, y, s, fitted, c
     trial = np.empty(n)
     passes = 0
     for _ in range(NEWTON_STEPS):
-        primal, dual, infeasibility = _full_check(
-            data, indices, indptr, n, dense, working, y, s, fitted, coef, thresholds, ridge,
-            movable, bounded, equality, norms, reference, gradient, positive_part,
+        primal, dual, infeasibility = _columns_check(
+            data, indices, indptr, n, dense, y, s, fitted, coef, thresholds, ridge, movable,
+            bounded, equality, norms, reference, gradient, positive_part,
         )
         if primal - dual <= target and infeasibility <= feasibility:
             break
