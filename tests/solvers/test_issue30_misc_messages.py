@@ -159,13 +159,16 @@ def test_an_unknown_option_of_a_long_chain_names_the_close_ones_only():
 
 def _advice(message):
     """Every dict literal in a message (the solver_options it suggests)."""
-    found = []
+    found, after = [], 0
     for match in re.finditer(r"\{'", message):
         depth, start = 0, match.start()
+        if start < after:  # inside the previous one
+            continue
         for end in range(start, len(message)):
             depth += {"{": 1, "}": -1}.get(message[end], 0)
             if depth == 0:
                 found.append(ast.literal_eval(message[start : end + 1]))
+                after = end
                 break
     return found
 
