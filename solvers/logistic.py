@@ -186,7 +186,7 @@ class SparseLogisticRegression(BinaryLinearClassifier):
 
     See Also
     --------
-    SparseLogisticRegressionCV : lam chosen by cross-validation.
+    SparseLogisticRegressionCV : The penalty chosen by cross-validation.
     solvers.formulations.sparse_logistic_regression : The CVXPY formulation.
     sklearn.linear_model.LogisticRegression : The peer (``C = 1 / lam``).
 
@@ -400,10 +400,12 @@ class SparseLogisticRegression(BinaryLinearClassifier):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples.
 
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
+            The probability of each class (columns in the order of ``classes_``).
         """
         return _probabilities(self.decision_function(X))
 
@@ -413,10 +415,12 @@ class SparseLogisticRegression(BinaryLinearClassifier):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
+            The samples.
 
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
+            The logarithm of each class's probability.
         """
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
