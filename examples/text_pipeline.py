@@ -345,8 +345,15 @@ def per_task_errors(record):
     return table
 
 
-def tables(record):
+def tables(record, columns=None):
     """000 Table 2 over the tasks, and the paired comparison with BSS.
+
+    Parameters
+    ----------
+    record : dict
+        From `run_tasks` (or its JSON file).
+    columns : sequence of str, optional
+        The classifiers to show (names of `classifiers`); all by default.
 
     Returns
     -------
@@ -360,7 +367,7 @@ def tables(record):
         (`scipy.stats.wilcoxon`), and on how many tasks BSS's error is lower.
     """
     table = per_task_errors(record)
-    names = list(classifiers())
+    names = list(classifiers()) if columns is None else list(columns)
     rows, paired = [], []
     methods = list(dict.fromkeys((m, r) for m, r, _ in sorted(table, key=_order)))
     n_tasks = len(record["tasks"])
