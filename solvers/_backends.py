@@ -16,7 +16,7 @@ from cvxpy.reductions.solvers import defines
 
 from ._chain import Outcome, first_line
 from ._highs import silence_highs_banner
-from ._registry import DEFAULT_BACKENDS
+from ._registry import DEFAULT_BACKENDS, DEFAULT_TIME_LIMIT
 
 __all__ = [
     "DEFAULT_BACKENDS",
@@ -102,10 +102,6 @@ def cvxpy_attempt(problem, name, options):
     }
     return Outcome(problem.status, record=record)
 
-
-#: Seconds each backend of a chain may run before the chain moves on (settable per
-#: fit with ``solver_options={"time_limit": seconds}``).
-DEFAULT_TIME_LIMIT = 60.0
 
 #: The option through which each backend takes its time limit. ECOS has none: its
 #: iteration cap (``max_iters``, 100 by default) bounds it.

@@ -43,6 +43,7 @@ from ._registry import (
     backend,
     backends_for,
     check_chain,
+    over_size,
     split_options,
 )
 
@@ -163,8 +164,20 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
     ValueError
         A backend not declared for the model, or an option no backend of the chain takes.
     """
+    size = (stats.n, stats.d, stats.nnz)
     if solver is not None:
         named = check_chain(solver, stats.model, estimator)
+        for name, usable in named:
+            why = usable and over_size(stats.model, name, *size)
+            if why:
+                others = [
+                    b for b in backends_for(stats.model) if not over_size(stats.model, b, *size)
+                ]
+                raise ValueError(
+                    f"solver={name!r} is not declared for {estimator} problems of this size "
+                    f"({stats.n} x {stats.d}, {stats.nnz} stored entries): {why}. The "
+                    f"backends of {estimator} at this size: {others}."
+                )
         chain = [name for name, usable in named if usable]
         options = split_options(solver_options, chain)
         return [
@@ -177,7 +190,8 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
     eligible = [
         name
         for name in backends_for(stats.model)
-        if not backend(name).cvxpy or name in fallbacks
+        if (not backend(name).cvxpy or name in fallbacks)
+        and not over_size(stats.model, name, *size)
     ]
     costs = {name: estimate(name, stats) for name in eligible}
     # Equal estimates (no cost model) keep the declared order: own backends, then

@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "DEFAULT_BACKENDS",
+    "DEFAULT_TIME_LIMIT",
+    "MODEL_PARAMS",
+    "NOT_DECLARED",
+    "SIZE_LIMITS",
     "MODELS",
     "Backend",
     "Option",
@@ -23,6 +27,7 @@ __all__ = [
     "backend",
     "backends_for",
     "check_chain",
+    "over_size",
     "split_options",
 ]
 
@@ -35,6 +40,13 @@ MODELS = {
     "lasso": ("squares + weighted L1 (004 eq. 3)", ("WeightedLasso", "AdaptiveLasso")),
     "ridge": ("squares + lam ||w||^2 (000 eq. 1, 002 sec. 3.4)", ("RidgeRegression", "RLSC")),
     "logistic": ("logistic + weighted L1 and L2 (elastic net)", ("SparseLogisticRegression",)),
+}
+
+#: The estimator parameters (other than the defaults) that select a model, for the
+#: estimators that fit more than one: an estimator's default parameters select the one
+#: model listed here for it without parameters.
+MODEL_PARAMS = {
+    ("svm_squared_hinge", "L2SVM"): {"loss": "squared_hinge"},
 }
 
 #: The problem class each model is for CVXPY's backends.
@@ -83,9 +95,16 @@ class Option:
     doc: str
 
 
+#: Seconds a CVXPY backend's attempt may run before the chain moves on (settable per fit
+#: with ``solver_options={"time_limit": seconds}``; None for none). The library's own
+#: backends are bounded by their iteration caps instead.
+DEFAULT_TIME_LIMIT = 60.0
+
 #: Options every backend takes.
 COMMON_OPTIONS = {
-    "time_limit": Option(60.0, "seconds the attempt may run before the chain moves on"),
+    "time_limit": Option(
+        DEFAULT_TIME_LIMIT, "seconds a CVXPY backend's attempt may run before the chain moves on"
+    ),
 }
 
 
@@ -230,8 +249,70 @@ _CVXPY_ITERATIONS = {
 }
 
 
-def _cvxpy_models(problem_classes):
-    return frozenset(model for model, cls in PROBLEM_CLASS.items() if cls in problem_classes)
+#: CVXPY backends that take a model's problem class but are not declared for it (a key
+#: of :data:`MODELS`) or for one estimator's formulation of it (an estimator's name):
+#: each ran out of its time limit, or stopped short of a certified answer, where the
+#: others answer in a fraction of a second (``python -m benchmarks.backends_by_model``
+#: on a 318 x 1263 text corpus, ``tests/solvers/test_issue30_backends.py``;
+#: docs/solvers.md, "Which backends"). A chain that names one is told this reason.
+NOT_DECLARED = {
+    ("RLSC", "SCS"): (
+        "SCS, a first-order method, stops at 'optimal_inaccurate' on RLSC's problem in "
+        "the kernel's coefficients when there are more samples than features (a singular "
+        "kernel matrix: 3 s on 40 x 8, where CLARABEL, ECOS and OSQP take 0.05 s)"
+    ),
+    ("l1_svm", "OSQP"): (
+        "OSQP, a first-order method, stops at 'optimal_inaccurate' on the 1-norm SVM's "
+        "linear program (after 25 s on 318 x 1263 text, where HIGHS and "
+        "COLUMN_GENERATION take 0.5 and 0.1 s)"
+    ),
+    **{
+        (model, "HIGHS"): (
+            "HiGHS's QP solver (an active-set method) ran into its 60 s time limit on "
+            "SVM2 on 318 x 1263 text and on RLSC on Ionosphere (351 x 34), where "
+            "CLARABEL takes 0.3 s, and stopped short of a certified lasso; it is "
+            "declared for the 1-norm SVM's linear program"
+        )
+        for model in ("svm", "svm_squared_hinge", "svm2", "lasso", "ridge")
+    },
+}
+
+
+#: Backends declared for a model only up to a size: (model, backend) -> (work, limit,
+#: what it is), ``work(n, d, nnz)`` an estimate of its cost in passes over the data.
+#: The exact 1-norm SVM path follows about ``2 (n + min(n, d))`` breakpoints, each with
+#: a pass over X: measured (benchmarks/backends_by_model.py, docs/performance.md's
+#: planner grid) it took 0.9 s on 318 x 1263 text (1.6e7), 0.6 s on dense 1000 x 50
+#: (1.1e8), 3.4 s on dense 200 x 2000 (3.2e8), 26 s on the 2000 x 20000 text of the
+#: sweep (1.6e9) where COLUMN_GENERATION takes 0.2 s, and over 20 s on dense 20000 x 50
+#: (4e10).
+SIZE_LIMITS = {
+    ("l1_svm", "HOMOTOPY"): (
+        lambda n, d, nnz: 2.0 * (n + min(n, d)) * nnz,
+        1e9,
+        "the exact path's breakpoints times the nonzeros, 2 (n + min(n, d)) nnz",
+    ),
+}
+
+
+def over_size(model, name, n, d, nnz):
+    """Why backend ``name`` is not declared for ``model`` at this size (None: it is)."""
+    limit = SIZE_LIMITS.get((model, name))
+    if limit is None:
+        return None
+    work, most, what = limit
+    value = work(n, d, nnz)
+    if value <= most:
+        return None
+    return f"{what} is {value:.2g} here, above its limit of {most:.0e}"
+
+
+def _cvxpy_models(name, problem_classes):
+    return frozenset(
+        model
+        for model, cls in PROBLEM_CLASS.items()
+        if cls in problem_classes and (model, name) not in NOT_DECLARED
+    )
 
 
 @functools.cache
@@ -243,7 +324,7 @@ def _registry():
     for name, classes in installed_classes().items():
         backends[name] = Backend(
             name,
-            _cvxpy_models(classes),
+            _cvxpy_models(name, classes),
             "CVXPY backend (" + ", ".join(classes) + ")",
             cvxpy=True,
             iterations=_CVXPY_ITERATIONS.get(name),
@@ -262,20 +343,37 @@ def backends_for(model):
 
 
 def available_backends(estimator=None):
-    """Which backend serves which estimator: the library's own and the installed CVXPY ones.
+    """Which backends fit which model: the library's own and the installed CVXPY ones.
+
+    The listing is per model (a loss and a penalty, :data:`MODELS`), not per class:
+    ``L2SVM()`` (the hinge) and ``L2SVM(loss="squared_hinge")`` have different
+    backends (``"NEWTON"`` is the squared hinge's). Every backend listed for a model
+    answers its problems, certified, in time comparable to the others
+    (``python -m benchmarks.backends_by_model``); a CVXPY backend that could take the
+    model's problem class but did not is left out (:data:`NOT_DECLARED`, with its
+    reason). Each attempt of a CVXPY backend runs under a time limit of
+    :data:`DEFAULT_TIME_LIMIT` (60) seconds unless ``solver_options={"time_limit": ...}``
+    says otherwise; the library's own backends stop at their iteration caps.
 
     Parameters
     ----------
     estimator : str, estimator class or instance, optional
-        With it, the names of the backends that estimator accepts as ``solver`` (an
-        instance: for its model, e.g. ``L2SVM(loss="squared_hinge")``'s; a class or a
-        name: for any of its models).
+        With it, the names of the backends that estimator accepts as ``solver`` for
+        its model: an instance's (e.g. ``L2SVM(loss="squared_hinge")``), or for a class
+        or a name, the model of its default parameters.
 
     Returns
     -------
     dict or list of str
-        Without ``estimator``: backend name -> tuple of the estimator names it
-        serves. With it: the backend names it accepts.
+        Without ``estimator``: backend name -> tuple of the estimator configurations
+        it serves, each an estimator's name (its default parameters) or the name with
+        the parameters that select another model (``"L2SVM(loss='squared_hinge')"``).
+        With it: the backend names it accepts.
+
+    Raises
+    ------
+    ValueError
+        An estimator that fits none of the models.
 
     See Also
     --------
@@ -283,15 +381,20 @@ def available_backends(estimator=None):
 
     Examples
     --------
-    >>> from solvers import available_backends
+    >>> from solvers import L2SVM, available_backends
     >>> "CLARABEL" in available_backends()
     True
     >>> "DUAL_CD" in available_backends("SVMDual")
     True
+    >>> "NEWTON" in available_backends("L2SVM"), "NEWTON" in available_backends(
+    ...     L2SVM(loss="squared_hinge"))
+    (False, True)
+    >>> available_backends()["NEWTON"]
+    ("L2SVM(loss='squared_hinge')",)
     """
     if estimator is None:
         return {
-            b.name: tuple(sorted({e for m in b.models for e in MODELS[m][1]}))
+            b.name: tuple(sorted(c for m in b.models for c in _configurations(m, b.name)))
             for b in _registry().values()
             if b.models
         }
@@ -300,9 +403,30 @@ def available_backends(estimator=None):
     if not models:
         known = sorted({e for _, estimators in MODELS.values() for e in estimators})
         raise ValueError(f"estimator must be one of {known}; got {name!r}.")
-    if not isinstance(estimator, str | type):
-        models = [estimator._MODEL]
-    return list(dict.fromkeys(b for model in models for b in backends_for(model)))
+    model = estimator._MODEL if not isinstance(estimator, str | type) else next(
+        m for m in models if (m, name) not in MODEL_PARAMS
+    )
+    return _declared(model, name)
+
+
+def _declared(model, estimator):
+    """The backends of ``model`` that ``estimator`` (a name) accepts: those of the model
+    less any :data:`NOT_DECLARED` for its formulation."""
+    return [b for b in backends_for(model) if (estimator, b) not in NOT_DECLARED]
+
+
+def _configurations(model, backend):
+    """The estimator configurations that fit ``model`` with ``backend``: names, with the
+    parameters that select the model where those are not the defaults."""
+    names = []
+    for estimator in MODELS[model][1]:
+        if backend not in _declared(model, estimator):
+            continue
+        params = MODEL_PARAMS.get((model, estimator))
+        if params:
+            estimator += "(" + ", ".join(f"{k}={v!r}" for k, v in params.items()) + ")"
+        names.append(estimator)
+    return names
 
 
 def _class_name(estimator):
@@ -344,14 +468,17 @@ def check_chain(solver, model, estimator):
         raise TypeError(
             f"solver must be None, a backend name or a non-empty list of names; got {solver!r}."
         )
-    valid = backends_for(model)
+    valid = _declared(model, estimator)
     chain = []
     for raw in names:
         name = raw.upper()
         if name in valid:
             chain.append((name, True))
             continue
-        if name in _registry():
+        reason = NOT_DECLARED.get((model, name)) or NOT_DECLARED.get((estimator, name))
+        if reason:
+            why = f"is not a backend of {estimator}'s problem: {reason}"
+        elif name in _registry():
             why = f"does not solve {estimator}'s problem ({MODELS[model][0]})"
         elif name in _cvxpy_solver_names():
             chain.append((name, False))
