@@ -21,6 +21,7 @@ from solvers import (
     SVM2,
     RidgeRegression,
     SolverError,
+    SparseLogisticRegression,
     SVMDual,
     WeightedLasso,
     available_backends,
@@ -108,6 +109,9 @@ OPTION_CASES = [
     (L1SVM(lam=0.5), "COLUMN_GENERATION", {"max_rounds": 1}, "not converged in 1 rounds"),
     (RidgeRegression(lam=1e-6), "CG", {"max_iter": 1}, "not converged in 1"),
     (RLSC(lam=1.0), "CG", {"tol": 1e-3}, None),
+    (SparseLogisticRegression(lam=0.5), "PROX_NEWTON", {"max_iter": 1}, "not converged in 1"),
+    (SparseLogisticRegression(lam=0.5), "PROX_NEWTON", {"max_epochs": 1}, "not converged"),
+    (SparseLogisticRegression(lam=0.5), "PROX_NEWTON", {"tol": 1e-3}, None),
 ]
 
 
