@@ -166,3 +166,23 @@ def test_the_exact_l1_svm_path_is_declared_up_to_a_size():
     assert "HOMOTOPY" not in [step.backend for step in plan(stats, estimator="L1SVM")]
     small = ProblemStats("l1_svm", 318, 1263, 12720, True, 2.0)
     assert "HOMOTOPY" in [step.backend for step in plan(small, estimator="L1SVM")]
+
+
+def test_a_cvxpy_fallback_that_would_not_fit_in_memory_is_not_run(monkeypatch):
+    # Issue 32: a planned chain runs a CVXPY backend only when its memory, estimated
+    # from n, d and nnz, fits in MEMORY_SHARE of the machine; else the SolverError says so.
+    import solvers._planner as planner
+    from solvers.exceptions import SolverError
+
+    hard = {"DUAL_CD": {"max_epochs": 1}}  # the own backend stops short
+    fit = SVMDual(C=1.0, solver_options=hard).fit(X, Y)
+    assert fit.backend_ != "DUAL_CD" and fit.certificate_.holds
+    needed = planner.cvxpy_memory(planner.ProblemStats("svm", 40, 8, 320, False, 1.0))
+    assert needed == 8.0 * (2 * 8**2 + 10 * (320 + 40 + 8))
+    monkeypatch.setattr(planner, "machine_memory", lambda: needed)  # share 0.5: too big
+    with pytest.raises(SolverError, match="skipped .not run: it would need about") as error:
+        SVMDual(C=1.0, solver_options=hard).fit(X, Y)
+    statuses = {a["backend"]: a["status"] for a in error.value.attempts}
+    assert all(statuses[name] == "skipped" for name in ("CLARABEL", "ECOS", "OSQP"))
+    # Named, it runs.
+    assert SVMDual(C=1.0, solver="CLARABEL").fit(X, Y).certificate_.holds
