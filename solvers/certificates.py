@@ -76,6 +76,9 @@ GAP_TOLERANCE = 1e-6
 
 # Samples whose margin is within this (relative) distance of 1 are on the margin.
 _MARGIN_TOLERANCE = 1e-7
+# Wider bands tried in turn when the multipliers on the margin at _MARGIN_TOLERANCE do not
+# certify a hinge SVM's answer (a first-order backend's margins are off by more).
+_MARGIN_BANDS = (_MARGIN_TOLERANCE, 1e-5, 1e-3)
 # HiGHS tolerances for the small LP over the samples on the margin.
 _EXACT_LP = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 # Units in the last place a float64 solver's coefficient may be off by (ridge resolution).
@@ -813,7 +816,12 @@ def svm_certificate(
     # Each is tried again with the stationarity of the dominant columns restored.
     starts = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
     if loss is HINGE:
-        starts.append(lambda: _hinge_multipliers(X, y, coef, intercept, upper))
+        starts += [
+            lambda band=band: _hinge_multipliers(X, y, coef, intercept, upper, band)
+            for band in _MARGIN_BANDS
+        ]
+    else:
+        starts.append(lambda: C * loss.dual_point(y, _fitted(X, coef, intercept), s))
     points = []
     for start in starts:
         def given(start=start):
@@ -860,9 +868,10 @@ def _dominant_stationarity(X, y, coef, a, upper):
     return _balance(corrected, y)
 
 
-def _hinge_multipliers(X, y, coef, intercept, upper):
+def _hinge_multipliers(X, y, coef, intercept, upper, band=_MARGIN_TOLERANCE):
     """Dual point of a hinge loss from the primal: ``upper`` inside the margin, 0 outside.
 
+    A sample is on the margin when its margin is within ``band`` (relative) of 1.
     ``upper`` is the box of each sample (``C s_i``). The multipliers of the samples on
     the margin solve ``X_E'Y_E a_E = w - X_L'Y_L upper_L`` and ``y_E'a_E = -y_L'upper_L``
     in the least-squares sense (the 2-norm SVM's stationarity) within the box.
@@ -871,7 +880,7 @@ def _hinge_multipliers(X, y, coef, intercept, upper):
     squares solution would drop what the other equations ask.
     """
     margins = y * _fitted(X, coef, intercept)
-    scale = _MARGIN_TOLERANCE * max(1.0, np.abs(margins).max(initial=0.0))
+    scale = band * max(1.0, np.abs(margins).max(initial=0.0))
     inside, on = margins < 1.0 - scale, np.abs(margins - 1.0) <= scale
     a = np.where(inside, upper, 0.0)
     elbow = np.flatnonzero(on)
