@@ -248,12 +248,12 @@ def _working_set(violations, coef, thresholds, norms, movable, size, given):
         keep = np.union1d(keep, given[movable[given]])
     score[keep] = -np.inf
     support = np.count_nonzero(coef)
-    extra = min(max(size, 2 * support) - support, score.size)
+    # The violators (few, beside the features) compete for the places left.
+    violators = np.flatnonzero(score > 0)
+    extra = min(max(size, 2 * support) - support, violators.size)
     if extra > 0:
-        np.negative(score, out=score)
-        chosen = np.argpartition(score, extra - 1)[:extra]
-        chosen = chosen[np.isfinite(score[chosen]) & (score[chosen] < 0)]
-        keep = np.union1d(keep, chosen)
+        chosen = np.argpartition(-score[violators], extra - 1)[:extra]
+        keep = np.union1d(keep, violators[chosen])
     return keep.astype(np.int64)
 
 

@@ -293,8 +293,9 @@ class SparseLogisticRegression(BinaryLinearClassifier):
 
     def _fit_pm(self, X, y):
         weights = check_penalty_weights(self.weights, X.shape[1])
-        kept = np.flatnonzero(np.isfinite(weights))
-        if kept.size == 0:
+        finite = np.isfinite(weights)
+        kept = slice(None) if finite.all() else np.flatnonzero(finite)
+        if not finite.any():
             warnings.warn(
                 f"every feature's weight is +inf, so {type(self).__name__} keeps no feature: "
                 "its model is the constant intercept_ (coef_ all 0).",
@@ -304,15 +305,16 @@ class SparseLogisticRegression(BinaryLinearClassifier):
             zero = (X.shape[0], 1)
             columns = sp.csc_matrix(zero) if sp.issparse(X) else np.zeros(zero)
             kept_weights = np.ones(1)
+        elif finite.all():
+            columns, kept_weights = X, weights
         else:
-            columns = X if kept.size == X.shape[1] else X[:, kept]
-            kept_weights = weights[kept]
+            columns, kept_weights = X[:, kept], weights[kept]
         problem = _Problem(
             columns, y, self._sample_weight, float(self.lam), float(self.l1_ratio), kept_weights
         )
         coef, intercept = self._solve(problem)
         self.coef_ = np.zeros(X.shape[1])
-        if kept.size:
+        if finite.any():
             self.coef_[kept] = coef
         self.intercept_ = float(intercept)
         self.objective_ = problem.objective(coef, intercept)
