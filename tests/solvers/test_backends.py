@@ -12,6 +12,7 @@ from solvers import (
     AdaptiveLasso,
     RidgeRegression,
     SolverError,
+    SparseLogisticRegression,
     SVMDual,
     WeightedLasso,
     available_backends,
@@ -29,6 +30,7 @@ ESTIMATORS = [
     AdaptiveLasso(),
     RLSC(),
     RidgeRegression(),
+    SparseLogisticRegression(),
 ]
 
 

@@ -25,6 +25,7 @@ from solvers import (
     AdaptiveLasso,
     HybridSVM,
     RidgeRegression,
+    SparseLogisticRegression,
     SVMDual,
     WeightedLasso,
 )
@@ -45,6 +46,7 @@ ITERATIVE = [
     (SVM2(lam=0.5), "CD", "labels"),
     (WeightedLasso(lam=0.05), "CD", "target"),
     (RidgeRegression(lam=0.01), "CG", "target"),
+    (SparseLogisticRegression(lam=0.5), "PROX_NEWTON", "labels"),
     (L1SVM(lam=0.5), "COLUMN_GENERATION", "labels"),
     (SVM2(lam=0.5), "HOMOTOPY", "labels"),
 ]
@@ -77,7 +79,7 @@ def test_max_iter_reaches_the_cvxpy_solver(text):
     assert fit.certificate_.holds and fit.n_iter_ > 1
 
 
-@pytest.mark.parametrize(("est", "name", "kind"), ITERATIVE[:5], ids=lambda v: str(v)[:40])
+@pytest.mark.parametrize(("est", "name", "kind"), ITERATIVE[:6], ids=lambda v: str(v)[:40])
 def test_tol_sets_the_certificate_and_how_far_the_backend_goes(est, name, kind, text):
     X, y = _target(kind, text)
     loose = clone(est).set_params(solver=name, tol=1e-2).fit(X, y)
@@ -130,7 +132,7 @@ def test_warm_start_starts_from_the_last_answer_on_the_same_data(est, name, kind
 
 @pytest.mark.parametrize(
     "est", [SVMDual(), L2SVM(), L1SVM(), SVM2(), WeightedLasso(), AdaptiveLasso(), RLSC(),
-            RidgeRegression()],  # fmt: skip
+            RidgeRegression(), SparseLogisticRegression()],  # fmt: skip
     ids=lambda e: type(e).__name__,
 )
 def test_every_estimator_has_the_controls_and_n_iter(est, text):
@@ -156,7 +158,7 @@ def test_wrappers_pass_the_controls_to_their_final_fit(text):
 
 @pytest.mark.parametrize(
     "est", [SVMDual(), L2SVM(), L1SVM(), SVM2(), WeightedLasso(), AdaptiveLasso(), RLSC(),
-            RidgeRegression()],  # fmt: skip
+            RidgeRegression(), SparseLogisticRegression()],  # fmt: skip
     ids=lambda e: type(e).__name__,
 )
 def test_one_name_per_road(est, text):
