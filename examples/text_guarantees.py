@@ -103,17 +103,23 @@ def selections(X, y, r, rank=None, seed=0):
     return found
 
 
-def distortions(X, y, r_values, *, whole=True):
-    """Rows (method, r, words kept, distortion on the row space, on the top-10)."""
+def distortions(X, y, r_values, *, whole=True, rank=None):
+    """Rows (method, r, words kept, distortion on the row space, on the top-10).
+
+    Without ``whole`` the row-space column is "≥ 1" where fewer words than ``rank``
+    are kept (V'RR'V is then singular) and "-" (not measured) elsewhere.
+    """
     V_top, _ = right_singular_vectors(X, TOP_K)
     V_all = right_singular_vectors(X)[0] if whole else None
     rows = []
     for r in r_values:
         if r > X.shape[1]:
             continue
-        rank = V_all.shape[1] if whole else None
-        for name, sel in selections(X, y, r, rank).items():
-            full = f"{spectral_distortion(V_all, sel):.3g}" if whole else "≥ 1"
+        for name, sel in selections(X, y, r, V_all.shape[1] if whole else None).items():
+            if whole:
+                full = f"{spectral_distortion(V_all, sel):.3g}"
+            else:
+                full = "≥ 1" if sel.n_selected < rank else "-"
             rows.append([name, r, sel.n_selected, full, f"{spectral_distortion(V_top, sel):.3g}"])
     return rows
 
@@ -131,7 +137,7 @@ def report(name, X, y, r_values, *, whole, supervised=True):
         f"{math.ceil(36 * rank / 0.25):,} words at eps = 0.5; this corpus has {X.shape[1]:,}\n"
     )
     header = ["selection", "r", "words kept", "||E|| (row space)", f"||E|| (top-{TOP_K})"]
-    print(markdown_table(header, distortions(X, y, r_values, whole=whole)))
+    print(markdown_table(header, distortions(X, y, r_values, whole=whole, rank=rank)))
 
 
 def main(argv=None):
