@@ -112,7 +112,7 @@ def test_verbose_prints_the_plan_and_each_attempt(text, capsys):
     assert "Clarabel" in capsys.readouterr().out  # the solver's own log
 
 
-@pytest.mark.parametrize(("est", "name", "kind"), ITERATIVE[:5], ids=lambda v: str(v)[:40])
+@pytest.mark.parametrize(("est", "name", "kind"), ITERATIVE[:6], ids=lambda v: str(v)[:40])
 def test_warm_start_starts_from_the_last_answer_on_the_same_data(est, name, kind, text):
     """A second fit at a nearby penalty: from the last answer it takes fewer iterations;
     with warm_start=False as many as a first fit. Both certified."""
