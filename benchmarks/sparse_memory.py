@@ -10,9 +10,10 @@ the 2-norm SVMs, lam = 1e-6 for ridge and RLSC), each in a fresh process, and re
 - ``traced``: tracemalloc's peak during the fit (Python and NumPy allocations, which
   include SciPy's sparse products); it does not see what compiled code (numba's
   kernels, HiGHS, the CVXPY solvers) allocates in C;
-- ``rss``: the growth of the process's peak resident set during the fit
-  (``ru_maxrss`` after the fit less the resident set before it), which sees every
-  allocation, the compiled ones too (and the page cache of the libraries loaded);
+- ``rss``: the growth of the process's peak resident set during the fit (VmHWM, reset
+  before the fit, less the resident set before it; after a first fit on a 200 x 2000
+  corpus, which loads the compiled code), which sees every allocation, the compiled
+  ones too;
 - both as multiples of the data's size, ``csr = data + indices + indptr bytes`` plus
   ``(n + d) * 8`` (one float64 vector per sample and per feature);
 - whether the answer is certified (``certificate_.holds``).
@@ -22,7 +23,10 @@ d x d one 320 GB: either would stand out. The tests
 (``tests/solvers/test_issue30_memory.py``) bound the traced multiple on a smaller
 corpus.
 
-Run: ``python -m benchmarks.sparse_memory [--quick] [--only NAME ...]``
+Each fit's process is limited to ``--max-gb`` (8) GiB of address space: a fit that
+would take more raises MemoryError (reported) instead of taking the machine's memory.
+
+Run: ``python -m benchmarks.sparse_memory [--quick] [--only NAME ...] [--settings ...]``
 """
 
 import argparse
@@ -30,11 +34,14 @@ import json
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 import warnings
+from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from benchmarks._text import text_like, text_regression_target
 
@@ -83,18 +90,43 @@ def make_estimator(name, setting, X, y, target):
     raise ValueError(f"unknown estimator {name!r}")
 
 
-def _rss_bytes():
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * resource.getpagesize()
+def _status_bytes(field):
+    """A field of /proc/self/status in bytes: VmRSS (now) or VmHWM (the peak)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise KeyError(field)
 
 
-def measure(name, setting, n, d, words):
-    """Fit one estimator in this process; return its row of the table as a dict."""
-    X, y = text_like(n, d, words_per_document=words)
-    target = text_regression_target(X)
+def _reset_peak_rss():
+    """Reset the peak resident set (VmHWM) to the current one (Linux 4.0+)."""
+    with open("/proc/self/clear_refs", "w") as clear_refs:
+        clear_refs.write("5")
+
+
+def measure(name, setting, corpus, words):
+    """Fit one estimator in this process on the corpus saved at ``corpus`` (an .npz of
+    the CSR's arrays and both targets); return its row of the table as a dict."""
+    # A first fit on a small corpus loads the compiled code (numba's cache, CVXPY),
+    # which would otherwise count as the fit's memory.
+    small, small_y = text_like(200, 2000, words_per_document=min(words, 20), seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warm, warm_targets = make_estimator(
+            name, setting, small, small_y, text_regression_target(small)
+        )
+        warm.fit(small, warm_targets)
+    # Loaded, not generated here: generating it peaks far above the fit, and the pages
+    # freed would hide the fit's own growth of the resident set.
+    with np.load(corpus) as saved:
+        X = sp.csr_matrix((saved["data"], saved["indices"], saved["indptr"]), saved["shape"])
+        y, target = saved["y"], saved["target"]
+    n, d = X.shape
     estimator, targets = make_estimator(name, setting, X, y, target)
     size = data_bytes(X)
-    before = _rss_bytes()
+    _reset_peak_rss()  # the corpus's generation peaked higher than the fit may
+    before = _status_bytes("VmRSS")
     tracemalloc.start()
     start = time.perf_counter()
     with warnings.catch_warnings():
@@ -107,7 +139,7 @@ def measure(name, setting, n, d, words):
     seconds = time.perf_counter() - start
     traced = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+    rss = _status_bytes("VmHWM") - before
     holds = None if error else bool(np.all(_holds(estimator.certificate_)))
     return {
         "estimator": name, "setting": setting, "n": n, "d": d, "nnz": int(X.nnz),
@@ -129,21 +161,40 @@ def main():
     parser.add_argument("--quick", action="store_true", help="3000 x 30000, 30 words")
     parser.add_argument("--only", nargs="*", default=ESTIMATORS)
     parser.add_argument("--settings", nargs="*", default=SETTINGS)
-    parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds per fit")
+    parser.add_argument(
+        "--max-gb", type=float, default=8.0, help="address space of each fit's process"
+    )
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        name, setting, n, d, words = args.child
-        print(json.dumps(measure(name, setting, int(n), int(d), int(words))))
+        name, setting, corpus, words = args.child
+        # A fit that would take the machine's memory raises MemoryError instead.
+        limit = int(args.max_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        print(json.dumps(measure(name, setting, corpus, int(words))))
         return
     n, d, words = (3000, 30000, 30) if args.quick else (20000, 200000, 100)
     print(f"CSR {n} x {d}, {words} words per document; multiples of nnz bytes + 8 (n + d)")
+    X, y = text_like(n, d, words_per_document=words)
+    corpus = Path(tempfile.mkdtemp()) / "corpus.npz"
+    np.savez(corpus, data=X.data, indices=X.indices, indptr=X.indptr, shape=X.shape, y=y,
+             target=text_regression_target(X))  # fmt: skip
+    del X, y
     header = f"{'estimator':16} {'setting':8} {'data MB':>8} {'traced MB':>10} {'x':>6} "
     print(header + f"{'rss MB':>8} {'x':>6} {'s':>7}  backend / holds")
     for name in args.only:
         for setting in args.settings:
             command = [sys.executable, "-m", "benchmarks.sparse_memory", "--child",
-                       name, setting, str(n), str(d), str(words)]  # fmt: skip
-            done = subprocess.run(command, capture_output=True, text=True)
+                       name, setting, str(corpus), str(words),
+                       "--max-gb", str(args.max_gb)]  # fmt: skip
+            try:
+                done = subprocess.run(
+                    command, capture_output=True, text=True, timeout=args.timeout
+                )
+            except subprocess.TimeoutExpired:
+                print(f"{name:16} {setting:8} over {args.timeout} s", flush=True)
+                continue
             if done.returncode != 0:
                 print(f"{name:16} {setting:8} failed: {done.stderr.strip()[-300:]}")
                 continue
@@ -155,6 +206,8 @@ def main():
                 f"{row['seconds']:7.1f}  {tail}",
                 flush=True,
             )
+    corpus.unlink()
+    corpus.parent.rmdir()
 
 
 if __name__ == "__main__":
