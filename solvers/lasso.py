@@ -239,9 +239,13 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
 class AdaptiveLasso(WeightedLasso):
     """The adaptive lasso: the weighted lasso with ``W_j = |beta_init_j|^-gamma`` (004 eq. (3)).
 
-    ``beta_init`` is the least-squares fit (``init="ols"``; the minimum-norm solution
-    when X has fewer rows than columns) or the ridge fit with penalty ``init_lam``
-    (``init="ridge"``), both with an unpenalised intercept. A feature with
+    ``beta_init`` is the least-squares fit (``init="ols"``; the minimum-norm solution,
+    as ``numpy.linalg.lstsq`` on the centred data and scikit-learn's
+    ``LinearRegression``, whenever least squares has several: fewer rows than columns,
+    collinear or duplicate columns) or the ridge fit with penalty ``init_lam``
+    (``init="ridge"``), both with an unpenalised intercept
+    (:func:`solvers.ridge.ridge_with_intercept`). It is the same solution for a dense
+    and a sparse X; a sparse X is never densified for it (LSMR on products with X). A feature with
     ``beta_init_j = 0`` (below 1e-10 of the largest ``|beta_init|``: round-off) has an
     infinite weight: its coefficient is fixed at 0 (it is left out of the problem).
     With ``sample_weight`` the initial fit is weighted too (an integer weight is the
