@@ -39,6 +39,7 @@ CASES = [
     ("RLSC", "default"), ("RLSC", "weak"), ("RLSC", "svd"),
     ("RidgeRegression", "default"), ("RidgeRegression", "weak"), ("RidgeRegression", "svd"),
     ("HybridSVM", "default"), ("HybridSVM", "weak"),
+    ("SparseLogisticRegression", "default"), ("SparseLogisticRegression", "weak"),
 ]  # fmt: skip
 
 
@@ -49,7 +50,7 @@ def _estimator(name, setting, X, y, target):
         return getattr(solvers, name)(C=10.0 if weak else 1.0), y
     if name == "L2SVM_squared":
         return solvers.L2SVM(C=10.0 if weak else 1.0, loss="squared_hinge"), y
-    if name in ("L1SVM", "SVM2"):
+    if name in ("L1SVM", "SVM2", "SparseLogisticRegression"):
         cls = getattr(solvers, name)
         return (cls(lam=0.1 * cls.lam_max(X, y)) if weak else cls()), y
     if name in ("WeightedLasso", "AdaptiveLasso"):
