@@ -657,11 +657,13 @@ def _null_direction(X, free, labels, gradient):
     Along it the negated dual decreases linearly (the dual rises without bound on the
     face), so the step goes as far as the box lets it: the multipliers move to their
     bounds together instead of one conjugate-gradient solve per bound. The projection
-    is a least-squares solve with ``Z = [Y_F X_F, y_F]``, ``|F| x (d + 1)``.
+    is a least-squares solve with ``Z = [Y_F X_F, y_F]``, ``|F| x (d + 1)`` dense: only
+    when that block holds at most twice X's stored entries (and ``_NULL_ENTRIES``).
     """
     count, d = free.size, X.shape[1]
-    if count <= d + 1 or count * (d + 1) > _NULL_ENTRIES:
-        return None
+    stored = X.nnz if sp.issparse(X) else X.size
+    if count <= d + 1 or count * (d + 1) > min(_NULL_ENTRIES, 2 * stored):
+        return None  # not over-determined, or the dense block would dwarf X
     block = X[free]
     block = block.toarray() if sp.issparse(block) else np.asarray(block)
     Z = np.column_stack((labels[:, None] * block, labels))
