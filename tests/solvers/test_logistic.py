@@ -66,11 +66,11 @@ def scale_of(est):
     return est.certificate_.scale
 
 
-@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("layout", ["dense", "csr", "csc"])
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "sample_weight"])
 @pytest.mark.parametrize("l1_ratio", [1.0, 0.5, 0.0])
 def test_objective_equals_the_cvxpy_optimum_with_zero_and_infinite_weights(
-    problem, sparse, weighted, l1_ratio
+    problem, layout, weighted, l1_ratio
 ):
     X, y, s = problem
     s = s if weighted else None
@@ -78,7 +78,7 @@ def test_objective_equals_the_cvxpy_optimum_with_zero_and_infinite_weights(
     weights[[2, 5]] = 0.0  # unpenalised
     weights[7] = np.inf  # excluded
     weights[3] = 0.01  # the column at scale 100
-    data = sp.csr_matrix(X) if sparse else X
+    data = {"dense": X, "csr": sp.csr_matrix(X), "csc": sp.csc_matrix(X)}[layout]
     est = SparseLogisticRegression(lam=LAM, l1_ratio=l1_ratio, weights=weights).fit(
         data, y, sample_weight=s
     )
