@@ -19,10 +19,11 @@ __all__ = ["SMALL_DENSE", "SPARSE_DENSE_FACTOR", "dense_fits"]
 #: for a sparse X that is nearly full (every row of a 2500 x 8 X densified, and its
 #: 9 x 9 system, is 1.003 (nnz + n + d)).
 SPARSE_DENSE_FACTOR = 2.0
-#: A dense array of at most this many entries (512 KiB) may always be formed: the Gram
-#: matrix of a TechTC-sized task (200 documents) costs less than the iterations that
-#: would avoid it, and its memory is a constant.
-SMALL_DENSE = 2**16
+#: A dense array of at most this many entries (1 MiB) may always be formed: the Gram
+#: matrix of a TechTC-sized task (200 documents) or of a 300-document sample (Newton's
+#: method in tests/solvers/test_planner.py) costs less than the iterations that would
+#: avoid it, and its memory is a constant.
+SMALL_DENSE = 2**17
 
 
 def dense_fits(X, entries):
