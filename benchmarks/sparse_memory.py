@@ -5,7 +5,8 @@ every estimator's peak memory on CSR input is ``O(nnz + n + d)``. This script fi
 estimator of the package on a tf-idf corpus of ``benchmarks._text`` (20000 x 200000,
 about 100 words per document; ``--quick``: 3000 x 30000 with 30 words per document) at
 its default parameters and at a weak penalty (0.1 lam_max for the L1 models, C = 10 for
-the 2-norm SVMs, lam = 1e-6 for ridge and RLSC), each in a fresh process, and reports:
+the 2-norm SVMs, lam = 1e-6 for ridge and RLSC, for these also with their closed form
+named, ``solver="SVD"``), each in a fresh process, and reports:
 
 - ``traced``: tracemalloc's peak during the fit (Python and NumPy allocations, which
   include SciPy's sparse products); it does not see what compiled code (numba's
@@ -48,7 +49,8 @@ from benchmarks._text import text_like, text_regression_target
 #: (name, constructor source, setting): every estimator, at defaults and weak penalty.
 ESTIMATORS = ("SVMDual", "L2SVM", "L2SVM_squared", "L1SVM", "SVM2", "WeightedLasso",
               "AdaptiveLasso", "RLSC", "RidgeRegression", "HybridSVM")  # fmt: skip
-SETTINGS = ("default", "weak")
+#: "svd": lam = 1e-6 with the closed form named (solver="SVD"), ridge and RLSC only.
+SETTINGS = ("default", "weak", "svd")
 
 
 def data_bytes(X):
@@ -61,7 +63,7 @@ def make_estimator(name, setting, X, y, target):
     """The estimator ``name`` at ``setting`` ("default" or "weak"), and its targets."""
     import solvers
 
-    weak = setting == "weak"
+    weak = setting != "default"
     if name == "SVMDual":
         return solvers.SVMDual(C=10.0) if weak else solvers.SVMDual(), y
     if name == "L2SVM":
@@ -79,11 +81,10 @@ def make_estimator(name, setting, X, y, target):
         # initial fit: 0.1 lam_max of the plain lasso, an equally weak penalty in scale.
         lam = 0.1 * solvers.WeightedLasso.lam_max(X, target)
         return (solvers.AdaptiveLasso(lam=lam) if weak else solvers.AdaptiveLasso()), target
-    if name == "RLSC":
-        return (solvers.RLSC(lam=1e-6) if weak else solvers.RLSC()), y
-    if name == "RidgeRegression":
-        reg = solvers.RidgeRegression(lam=1e-6) if weak else solvers.RidgeRegression()
-        return reg, target
+    if name in ("RLSC", "RidgeRegression"):
+        cls = getattr(solvers, name)
+        model = cls(lam=1e-6 if weak else 1.0, solver="SVD" if setting == "svd" else None)
+        return model, (y if name == "RLSC" else target)
     if name == "HybridSVM":
         lam = 0.1 * solvers.L1SVM.lam_max(X, y)
         return (solvers.HybridSVM(lam=lam) if weak else solvers.HybridSVM()), y
@@ -185,6 +186,8 @@ def main():
     print(header + f"{'rss MB':>8} {'x':>6} {'s':>7}  backend / holds")
     for name in args.only:
         for setting in args.settings:
+            if setting == "svd" and name not in ("RLSC", "RidgeRegression"):
+                continue
             command = [sys.executable, "-m", "benchmarks.sparse_memory", "--child",
                        name, setting, str(corpus), str(words),
                        "--max-gb", str(args.max_gb)]  # fmt: skip

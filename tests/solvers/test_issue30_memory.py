@@ -127,3 +127,19 @@ def test_peak_memory_on_csr_is_a_small_multiple_of_the_data(name, setting):
 @pytest.mark.parametrize(("name", "setting"), _SLOW, ids=[f"{n}-{s}" for n, s in CASES])
 def test_peak_memory_on_csr_at_3000_x_30000(name, setting):
     _check(name, setting, 3000, 30000, 30)
+
+
+def test_the_benchmark_measures_a_fit(tmp_path):
+    """benchmarks/sparse_memory.py's row for one fit, on a corpus small enough to run here:
+    its traced peak beside the CSR's bytes, its resident-set growth, its certificate."""
+    from benchmarks import sparse_memory
+
+    X, y = text_like(300, 3000, words_per_document=10)
+    corpus = tmp_path / "corpus.npz"
+    np.savez(corpus, data=X.data, indices=X.indices, indptr=X.indptr, shape=X.shape, y=y,
+             target=text_regression_target(X))  # fmt: skip
+    row = sparse_memory.measure("RidgeRegression", "svd", corpus, 10)
+    assert row["holds"] and not row["error"] and row["backend"] == "SVD"
+    assert row["data_mb"] == pytest.approx(_size(X) / 1e6)
+    assert row["traced_x"] > 0 and row["rss_mb"] >= 0 and row["seconds"] > 0
+    assert row["traced_mb"] == pytest.approx(row["traced_x"] * row["data_mb"])
