@@ -44,8 +44,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sparsify._dask import check_dask, reduce_row_blocks
 from sparsify.utils import column_norms, signed_labels
 
+from ._centred_gram import IMPLICIT_CENTRING, factor_of_centred_gram
 from ._losses import LOSSES
 from ._scores import linear_scores, scores_to_classes
+from ._subsets import balanced_subset
 from .certificates import (
     GAP_TOLERANCE,
     _certificate,
@@ -249,7 +251,7 @@ def fit_lasso(estimator, X, y, sample_weight):
     data, or (dense chunks whose means are large beside their norms: a timestamp) a
     second pass sums the Gram matrix of the rows centred in each chunk. The in-memory
     estimator then solves the problem on a factor of that matrix, 2 (d + 1) rows
-    (``solvers.lasso.factor_of_centred_gram``: the reduction the in-memory lasso makes
+    (``solvers._centred_gram.factor_of_centred_gram``: the reduction the in-memory lasso makes
     when n > 2 (d + 1); AdaptiveLasso's initial fit on it is the centred least-squares
     fit), and a last pass sums what the lasso certificate needs over the chunks
     (:func:`solvers.certificates._lasso_certificate_of_sums`).
@@ -262,7 +264,6 @@ def fit_lasso(estimator, X, y, sample_weight):
     SolverError
         When the certificate computed over the chunks fails: fit the data in memory.
     """
-    from .lasso import _IMPLICIT_CENTRING, factor_of_centred_gram  # (it imports this module)
 
     X, y, s, _ = _inputs(estimator, X, y, sample_weight, classifier=False)
     _check_gram_size(estimator, X)
@@ -279,7 +280,7 @@ def fit_lasso(estimator, X, y, sample_weight):
     # Columns centred in the chunks: their Gram matrix, and below the sums of the
     # certificate (X'S r of a timestamp column would cancel to its rounding).
     shift = np.zeros(d)
-    if not sp.issparse(X._meta) and np.any(total * x_mean**2 > _IMPLICIT_CENTRING * squares):
+    if not sp.issparse(X._meta) and np.any(total * x_mean**2 > IMPLICIT_CENTRING * squares):
         shift = x_mean
         centred = reduce_row_blocks(partial(_centred_gram_of_block, centre=centre), X, target, s)
         gram, norms = centred[1:-1, 1:], np.sqrt(centred[-1, 1 : d + 1])
@@ -350,7 +351,6 @@ def fit_on_samples(estimator, X, y, sample_weight):
         When the in-memory fit of the working set fails, or the set stops growing
         before the margins hold (``MAX_ROUNDS``).
     """
-    from ._sample_working_set import _initial_samples  # (it imports this module's importer)
 
     X, y, s, classes = _inputs(estimator, X, y, sample_weight, classifier=True)
     if classes.size > 2:  # one-vs-rest as in memory: a Dask fit per class
@@ -365,7 +365,7 @@ def fit_on_samples(estimator, X, y, sample_weight):
             "sample_weight (times class_weight) is 0 on every sample of a class: every class "
             "needs a positive weight."
         )
-    working = eligible[_initial_samples(labels[eligible], min(FIRST_SAMPLES, eligible.size))]
+    working = eligible[balanced_subset(labels[eligible], min(FIRST_SAMPLES, eligible.size))]
     rows = _take_rows(X, working)
     model = _binary_clone(estimator)
     uniform = sample_weight is None and getattr(estimator, "class_weight", None) is None

@@ -14,6 +14,7 @@ import numpy as np
 
 from ._base import fingerprint, optimal
 from ._chain import Outcome
+from ._subsets import balanced_subset
 
 __all__ = ["SampleWorkingSet", "many_samples"]
 
@@ -30,17 +31,6 @@ def many_samples(X):
     """Whether a hinge-type model is solved by CVXPY on a working set of samples."""
     n, d = X.shape
     return n >= _WS_MIN_SAMPLES and n > 10 * d
-
-
-def _initial_samples(y, size):
-    """A fixed pseudo-random subset of ``size`` samples with both classes in proportion."""
-    rng = np.random.default_rng(0)
-    picks = []
-    for label in (-1.0, 1.0):
-        members = np.flatnonzero(y == label)
-        take = min(members.size, max(1, round(size * members.size / y.size)))
-        picks.append(rng.choice(members, take, replace=False))
-    return np.sort(np.concatenate(picks))
 
 
 class SampleWorkingSet:
@@ -66,7 +56,7 @@ class SampleWorkingSet:
         key = fingerprint(X, y, self._weights_or_ones(n))
         working = self._warm_state("SAMPLES", key)
         if working is None:
-            working = _initial_samples(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
+            working = balanced_subset(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
         for _ in range(_WS_MAX_ROUNDS):
             subset = X[working], y[working]
             if weights is not None:

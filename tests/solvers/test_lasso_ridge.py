@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from sklearn.linear_model import Lasso, Ridge, RidgeClassifier
 
 from solvers import RLSC, AdaptiveLasso, RidgeRegression, WeightedLasso
-from solvers.lasso import _least_squares_factor
+from solvers._centred_gram import least_squares_factor
 
 
 def _lasso(X, y, lam):
@@ -53,7 +53,7 @@ def test_weighted_lasso_with_many_more_samples_than_features_matches_lasso(offse
     assert (share.max() > 0.75) == (offset > 1.0)  # the two centrings are both exercised
     # The factor's defining identity, ||r - R_X b||^2 = ||yc - Xc b / m||^2 (m: the
     # column norms), at random b, against centring in the test.
-    factor = _least_squares_factor(X, y)
+    factor = least_squares_factor(X, y)
     np.testing.assert_allclose(factor.norms, np.linalg.norm(X, axis=0), rtol=1e-12)
     for b in rng.standard_normal((3, 6)):
         centred = (y - y.mean()) - (X - X.mean(axis=0)) @ (b / factor.norms)
