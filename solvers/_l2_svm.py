@@ -192,7 +192,7 @@ class TwoNormSVM(SampleWorkingSet):
                 certificate=certificate,
             )
         message = "" if result.converged else f"not converged in {result.epochs} epochs"
-        return optimal(message, iterations=result.epochs)
+        return optimal(message, iterations=result.epochs, certificate=certificate)
 
     def _run_newton(self, X, y, options, warm):
         """The finite Newton method for the squared hinge (:mod:`solvers._newton`)."""
