@@ -524,7 +524,7 @@ def ridge_closed_form(X, y, lam):
     certificate : solvers.certificates.Certificate
         The certificate of beta, which holds.
     attempts : list of dict
-        The routes tried (``backend`` "cholesky" or "qr", ``status``, ``message``,
+        The routes tried (``backend`` "cholesky", "qr" or "lsmr", ``status``, ``message``,
         ``certificate``).
 
     Raises
