@@ -15,8 +15,8 @@ from cvxpy.constraints import SOC, ExpCone
 from cvxpy.reductions.solvers import defines
 
 from ._chain import Outcome, first_line
+from ._defaults import DEFAULT_BACKENDS, DEFAULT_TIME_LIMIT
 from ._highs import silence_highs_banner
-from ._registry import DEFAULT_BACKENDS, DEFAULT_TIME_LIMIT
 
 __all__ = [
     "DEFAULT_BACKENDS",
