@@ -8,7 +8,8 @@ its default parameters and at a weak penalty (0.1 lam_max for the L1 models, C =
 the 2-norm SVMs, lam = 1e-6 for ridge and RLSC, for these also with their closed form
 named, ``solver="SVD"``), each in a fresh process, and reports:
 
-- ``traced``: tracemalloc's peak during the fit (Python and NumPy allocations, which
+- ``traced``: tracemalloc's peak during ``lam_max`` (where the setting needs it) and
+  the fit (Python and NumPy allocations, which
   include SciPy's sparse products); it does not see what compiled code (numba's
   kernels, HiGHS, the CVXPY solvers) allocates in C;
 - ``rss``: the growth of the process's peak resident set during the fit (VmHWM, reset
@@ -124,15 +125,15 @@ def measure(name, setting, corpus, words):
         X = sp.csr_matrix((saved["data"], saved["indices"], saved["indptr"]), saved["shape"])
         y, target = saved["y"], saved["target"]
     n, d = X.shape
-    estimator, targets = make_estimator(name, setting, X, y, target)
     size = data_bytes(X)
-    _reset_peak_rss()  # the corpus's generation peaked higher than the fit may
+    _reset_peak_rss()  # the corpus's loading peaked higher than the fit may
     before = _status_bytes("VmRSS")
     tracemalloc.start()
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
+        try:  # lam_max, where the setting needs it, counts with the fit
+            estimator, targets = make_estimator(name, setting, X, y, target)
             estimator.fit(X, targets)
             error = ""
         except Exception as exc:  # the table reports it
