@@ -11,7 +11,6 @@ model") walks through it.
 """
 
 import warnings
-from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -37,8 +36,9 @@ from ._base import (
 )
 from ._chain import Outcome
 from ._losses import LOGISTIC
-from ._penalty import Penalty, check_penalty_weights, l1_lam_max
-from .certificates import GAP_TOLERANCE, certificate
+from ._penalty import check_penalty_weights, l1_lam_max
+from ._problem import Problem
+from .certificates import GAP_TOLERANCE
 from .cv import _BinaryPathCV, _fold_scores, _part
 from .exceptions import PathWarning
 from .path import Path
@@ -50,33 +50,6 @@ __all__ = ["SparseLogisticRegression", "SparseLogisticRegressionCV"]
 #: rule for its grid: the pure 2-norm penalty has no lam at which every coefficient is 0).
 _LAM_MAX_L1_RATIO = 1e-3
 _L1_RATIO = [Interval(Real, 0, 1, closed="both")]
-
-
-@dataclass(frozen=True)
-class _Problem:
-    """One binary problem, as a value: the columns of finite weight, labels -1/+1, the
-    sample weights (None: all 1; zeros already dropped) and the penalty."""
-
-    X: object
-    y: np.ndarray
-    sample_weight: object
-    lam: float
-    l1_ratio: float
-    weights: np.ndarray
-
-    @property
-    def penalty(self):
-        return Penalty.elastic_net(self.lam, self.weights, self.l1_ratio)
-
-    def objective(self, coef, intercept):
-        fitted = np.asarray(self.X @ coef).ravel() + intercept
-        return LOGISTIC.value(self.y, fitted, self.sample_weight) + self.penalty.value(coef)
-
-    def certificate(self, coef, intercept, tolerance=GAP_TOLERANCE):
-        return certificate(
-            self.X, self.y, coef, intercept, loss=LOGISTIC, lam=self.lam, weights=self.weights,
-            l1_ratio=self.l1_ratio, sample_weight=self.sample_weight, tolerance=tolerance,
-        )  # fmt: skip
 
 
 def _null_correlations(X, y, s):
@@ -309,9 +282,10 @@ class SparseLogisticRegression(BinaryLinearClassifier):
             columns, kept_weights = X, weights
         else:
             columns, kept_weights = X[:, kept], weights[kept]
-        problem = _Problem(
-            columns, y, self._sample_weight, float(self.lam), float(self.l1_ratio), kept_weights
-        )
+        problem = Problem(
+            columns, y, self._sample_weight, LOGISTIC, float(self.lam), kept_weights,
+            float(self.l1_ratio),
+        )  # fmt: skip
         coef, intercept = self._solve(problem)
         self.coef_ = np.zeros(X.shape[1])
         if finite.any():
