@@ -19,6 +19,8 @@ import scipy.sparse as sp
 
 from sparsify.utils import column_norms
 
+from ._memory import dense_fits
+
 __all__ = ["hinge_intercept", "refit_on_support", "refit_svm_dual"]
 
 # A coefficient is on the support when |coef_j| ||X_j|| exceeds this fraction of the largest.
@@ -100,11 +102,15 @@ def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None, sample_w
 
     Returns
     -------
-    coef, intercept : the refitted point, or None if the system is singular.
+    coef, intercept : the refitted point, or None if the system is singular, or its
+        dense block of n x (|S| + 1) entries would outgrow a sparse X
+        (:func:`solvers._memory.dense_fits`).
     """
     norms = column_norms(X)
     contribution = np.abs(coef) * norms
     support = np.flatnonzero(contribution > _SUPPORT_RTOL * contribution.max(initial=0.0))
+    if not dense_fits(X, X.shape[0] * (support.size + 1)):  # the dense block below
+        return None
     signs = np.sign(coef[support])
     columns = X[:, support]
     columns = columns.toarray() if sp.issparse(columns) else np.asarray(columns)

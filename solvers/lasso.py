@@ -218,10 +218,6 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
         return fit_lasso(self, X, y, sample_weight)
 
     def _polish(self, X, y):
-        # The refit forms the support's columns densely: n x |S| entries, at most those
-        # of a sparse X (solvers._memory.dense_fits).
-        if not dense_fits(X, X.shape[0] * (np.count_nonzero(self.coef_) + 1)):
-            return
         refitted = refit_on_support(
             X,
             y,
