@@ -11,9 +11,10 @@ of unit norm), documents subsampled at random (seed 0) to each size. Two binary
 splits, as the speed issue names them:
 
 - ``hard``: the descriptions *as they come* (the -dev, -doc, -dbg, -data and -common
-  packages kept: near-duplicates of their main package, often in another section),
-  labelled libs and libdevel against the rest: library descriptions read as their
-  language's modules, and the near-duplicates carry different labels;
+  packages and repeated descriptions kept: duplicates and near-duplicates of their main
+  package, often in another section), labelled libs and libdevel against the rest:
+  library descriptions read as their language's modules, and the duplicates carry
+  different labels;
 - ``easy``: deduplicated (those packages dropped), the programming-language sections
   (`sparsify.datasets.PROGRAMMING_LANGUAGE_SECTIONS`) against the rest.
 
@@ -42,8 +43,11 @@ LIBRARY_SECTIONS = ("libs", "libdevel")
 
 def corpus(split, *, sample=False):
     """``(documents, labels)`` of a split (labels +1/-1), in the lists' order."""
-    loaded = load_debian_descriptions(sample=sample, drop_derived=split != "hard")
-    positive = LIBRARY_SECTIONS if split == "hard" else PROGRAMMING_LANGUAGE_SECTIONS
+    hard = split == "hard"
+    loaded = load_debian_descriptions(
+        sample=sample, drop_derived=not hard, drop_duplicates=not hard
+    )
+    positive = LIBRARY_SECTIONS if hard else PROGRAMMING_LANGUAGE_SECTIONS
     labels = np.where(np.isin(loaded.sections, positive), 1.0, -1.0)
     return loaded.documents, labels
 

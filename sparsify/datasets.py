@@ -553,7 +553,7 @@ def _read_sample():
     )
 
 
-def _join_lists(packages, translations, drop_derived, min_words):
+def _join_lists(packages, translations, drop_derived, min_words, drop_duplicates=True):
     """Join the long descriptions to their sections; drop derived packages and duplicates."""
     texts = {}
     for path in translations:
@@ -577,7 +577,7 @@ def _join_lists(packages, translations, drop_derived, min_words):
     for name in sorted(entries):
         section, text = entries[name]
         key = " ".join(text.split())
-        if (drop_derived and _DERIVED.search(name)) or key in seen:
+        if (drop_derived and _DERIVED.search(name)) or (drop_duplicates and key in seen):
             continue
         if len(key.split()) < min_words:
             continue
@@ -600,6 +600,7 @@ def load_debian_descriptions(
     *,
     sample=False,
     drop_derived=True,
+    drop_duplicates=True,
     min_words=10,
     vectorize=False,
     min_word_length=5,
@@ -612,7 +613,8 @@ def load_debian_descriptions(
     texts from the ``Translation-en`` lists, joined by Description-md5. The
     packages named ``*-dev``, ``*-doc``, ``*-dbg``, ``*-data`` and ``*-common``
     are dropped (their text repeats the main package's), and so is every
-    description equal to an earlier one (in package-name order) up to whitespace.
+    description equal to an earlier one (in package-name order) up to whitespace
+    (``drop_derived=False, drop_duplicates=False``: the corpus as it comes).
     This is the real text the papers' experiments are about (000 sec. 6.4,
     001 Figure 1 and 003 sec. 6 use TechTC, which cannot be downloaded).
 
@@ -637,6 +639,11 @@ def load_debian_descriptions(
         needed); packages and translations must then be None.
     drop_derived : bool, default=True
         Drop the -dev, -doc, -dbg, -data and -common packages.
+    drop_duplicates : bool, default=True
+        Drop every description equal to an earlier one (up to whitespace); False keeps
+        the corpus as it comes, where related packages repeat a description, sometimes
+        under another section (the hard case for a classifier: the speed benchmarks'
+        ``benchmarks/real_text.py`` hard split).
     min_words : int, default=10
         Drop the documents of fewer whitespace-separated words.
     vectorize : bool, default=False
@@ -708,7 +715,9 @@ def load_debian_descriptions(
             if translations is None
             else _paths(translations, "translations")
         )
-        names, sections, documents = _join_lists(packages, translations, drop_derived, min_words)
+        names, sections, documents = _join_lists(
+            packages, translations, drop_derived, min_words, drop_duplicates
+        )
         source = list(packages) + list(translations)
     corpus = Bunch(
         documents=documents,

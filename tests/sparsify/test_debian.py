@@ -83,7 +83,7 @@ def _write_lists(folder, records, *, compress=False):
     return p, t
 
 
-def _expected(records, min_words):
+def _expected(records, min_words, drop_duplicates=True):
     """The brute force: first entry per name, sorted names, filters, first of equal texts."""
     first = {}
     for rec in records:
@@ -95,7 +95,7 @@ def _expected(records, min_words):
             continue
         words = rec["synopsis"].split() + [w for line in rec["body"] for w in line.split()]
         words = [w for w in words if w != "."]
-        if len(words) < min_words or tuple(words) in seen:
+        if len(words) < min_words or (drop_duplicates and tuple(words) in seen):
             continue
         seen.add(tuple(words))
         out.append((name, rec["section"].split("/")[-1], words))
@@ -119,6 +119,16 @@ def test_join_filter_dedup_against_brute_force(tmp_path, compress, min_words):
         assert lines[0] == rec["synopsis"]
         assert lines[1:] == ["" if b == "." else b for b in rec["body"]]
     assert corpus.source == [str(p), str(t)]
+
+
+def test_duplicates_kept_as_they_come(tmp_path):
+    records = _fake_records()
+    p, t = _write_lists(tmp_path, records)
+    kept = load_debian_descriptions(p, t, drop_duplicates=False, min_words=0)
+    expected = _expected(records, 0, drop_duplicates=False)
+    assert list(kept.packages) == [name for name, _, _ in expected]
+    deduplicated = load_debian_descriptions(p, t, min_words=0)
+    assert len(kept.documents) > len(deduplicated.documents)  # the fake lists repeat texts
 
 
 def test_first_list_wins_and_drop_derived_off(tmp_path):
