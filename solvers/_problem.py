@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._penalty import Penalty
-from .certificates import GAP_TOLERANCE, _certify
+from .certificates import GAP_TOLERANCE, _certify, _model_name
 
 __all__ = ["Problem"]
 
@@ -62,8 +62,7 @@ class Problem:
         """The generic certificate of ``(coef, intercept)`` on this problem."""
         s = np.ones(self.y.size) if self.sample_weight is None else self.sample_weight
         coef = np.asarray(coef, dtype=np.float64).ravel()
-        kind = {1.0: "l1", 0.0: "l2"}.get(self.l1_ratio, "elastic_net")
         return _certify(
-            f"{self.loss.name}_{kind}", self.X, self.y, coef, float(intercept), self.loss,
-            self.penalty, s, self.fit_intercept, tolerance, [],
+            _model_name(self.loss, self.l1_ratio), self.X, self.y, coef, float(intercept),
+            self.loss, self.penalty, s, self.fit_intercept, tolerance, [],
         )  # fmt: skip

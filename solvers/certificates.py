@@ -43,6 +43,7 @@ is negligible beside ``||X_j|| ||a||`` (scaling into it would shrink the dual po
 to nothing), before the scaling.
 """
 
+import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -547,11 +548,16 @@ def certificate(
         intercept = 0.0
     penalty = Penalty.elastic_net(lam, weights, l1_ratio)
     points = [] if dual_point is None else [np.asarray(dual_point, dtype=np.float64).ravel()]
-    kind = "l1" if l1_ratio == 1.0 else ("l2" if l1_ratio == 0.0 else "elastic_net")
     return _certify(
-        f"{loss.name}_{kind}", X, y, coef, intercept, loss, penalty, s, fit_intercept,
+        _model_name(loss, l1_ratio), X, y, coef, intercept, loss, penalty, s, fit_intercept,
         tolerance, points,
     )  # fmt: skip
+
+
+def _model_name(loss, l1_ratio):
+    """``Certificate.model`` of the generic certificate: the loss, then the penalty."""
+    kind = "l1" if l1_ratio == 1.0 else ("l2" if l1_ratio == 0.0 else "elastic_net")
+    return f"{loss.name}_{kind}"
 
 
 def _certify(
@@ -824,6 +830,7 @@ def svm_certificate(
         starts.append(lambda: C * loss.dual_point(y, _fitted(X, coef, intercept), s))
     points = []
     for start in starts:
+        @functools.cache  # read by both points below: a bounded least squares solved once
         def given(start=start):
             a = start() if callable(start) else start
             return _balance(np.clip(a, 0.0, upper), y)
