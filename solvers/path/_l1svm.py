@@ -212,7 +212,7 @@ class _Move(NamedTuple):
     exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
 
 
-def _record_end(recorder, lam_min, coef, intercept, active):
+def _record_end(recorder, lam_min, features, values, intercept, active):
     """Record the last knot at ``lam_min``, even within the event tolerance of the previous.
 
     The recorder merges a knot within ``_EVENT_TOLERANCE`` of the previous lam into it,
@@ -225,7 +225,7 @@ def _record_end(recorder, lam_min, coef, intercept, active):
     """
     tolerance, recorder.lam_tolerance = recorder.lam_tolerance, 0.0
     try:
-        recorder.record(lam_min, coef, intercept, active)
+        recorder.record(lam_min, features, values, intercept, active)
     finally:
         recorder.lam_tolerance = tolerance
 
@@ -322,7 +322,7 @@ class _HingeHomotopy:
             previous = recorder.lams[-1] if recorder.lams else np.inf
             if direction is None:
                 lam = previous if recorder.lams else 0.0
-                recorder.record(lam, self._coefs(), self._intercept(), self.model)
+                recorder.record(lam, *self._coefs(), self._intercept(), self.model)
                 raise PathEnd(
                     "no certified direction (the step LP failed or its duality "
                     "gap exceeds the tolerance)"
@@ -330,10 +330,10 @@ class _HingeHomotopy:
             # Rounding must not let the slopes decrease.
             lam = min(max(-direction.loss_rate, 0.0), previous / scale)
             if lam * scale <= problem.lam_min:
-                _record_end(recorder, problem.lam_min, self._coefs(), self._intercept(), self.model)
+                _record_end(recorder, problem.lam_min, *self._coefs(), self._intercept(), self.model)
                 return
             self._follow_segment(direction)
-            recorder.record(lam * scale, self._coefs(), self._intercept(), self.model)
+            recorder.record(lam * scale, *self._coefs(), self._intercept(), self.model)
             if len(self.active) > problem.max_features:
                 return
             if n_steps == problem.max_steps - 1:
@@ -352,7 +352,9 @@ class _HingeHomotopy:
                 raise PathEnd("events cycle without ||w||_1 growing (degenerate data)")
 
     def _coefs(self):
-        return self.w / self.data.scale
+        """The model's features and their coefficients (all others are 0)."""
+        model = self.model
+        return model, self.w[model] / self.data.scale
 
     def _intercept(self):
         return self.intercept

@@ -18,10 +18,13 @@ import inspect
 from functools import partial
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import get_scorer
 
 from sparsify.utils import check_X
+
+from .._memory import SMALL_DENSE
 
 __all__ = ["Path"]
 
@@ -36,9 +39,10 @@ class Path:
     lams : ndarray of shape (n_breakpoints,)
         Breakpoints, strictly decreasing; ``lams[0]`` is lam_max, the smallest
         lam at which every coefficient is zero.
-    coefs : ndarray of shape (n_breakpoints, n_features)
+    coefs : ndarray or sparse matrix of shape (n_breakpoints, n_features)
         The solution at each breakpoint, in the caller's feature scale (the
-        penalty weights already undone).
+        penalty weights already undone). Kept as a CSR matrix: each breakpoint
+        stores only the coefficients of its model (zero off the active set).
     intercepts : ndarray of shape (n_breakpoints,)
         The unpenalised intercept at each breakpoint.
     active_sets : list of int ndarrays
@@ -51,9 +55,21 @@ class Path:
     n_steps : int, optional
         The breakpoints the algorithm went through (default ``len(lams)``; more when
         only the last ones are kept, ``return_path=False``).
+    dense_coefs : bool, optional
+        Whether `coefs` reads as a dense array. Default: when ``coefs`` is given dense,
+        or holds at most ``solvers._memory.SMALL_DENSE`` (2^17) entries.
 
     Attributes
     ----------
+    coefs : ndarray or scipy.sparse.csr_matrix of shape (n_breakpoints, n_features)
+        The coefficients at every breakpoint. A dense ndarray (formed on first
+        access, then kept) for the paths of a dense X and for small paths; for the
+        path of a sparse X, a CSR matrix, so that a path's memory stays
+        ``O(n_breakpoints + n_features + sum_k |active_sets[k]|)``: ``n_breakpoints x
+        n_features`` dense could dwarf X (10 000 breakpoints x 200 000 words is 16 GB).
+        `at`, `scores`, `select`, `decision_function` and `plot` never form the
+        dense array; ``coefs[k]`` of the CSR matrix is a 1 x n_features matrix
+        (``at(lams[k])[0]`` is the dense vector).
     n_steps : int
         As given.
 
@@ -90,19 +106,39 @@ class Path:
     """
 
     def __init__(
-        self, lams, coefs, intercepts, active_sets, *, interpolation, classes=None, n_steps=None
+        self,
+        lams,
+        coefs,
+        intercepts,
+        active_sets,
+        *,
+        interpolation,
+        classes=None,
+        n_steps=None,
+        dense_coefs=None,
     ):
         if interpolation not in _INTERPOLATIONS:
             raise ValueError(
                 f"interpolation must be one of {_INTERPOLATIONS}; got {interpolation!r}."
             )
         self.lams = np.asarray(lams, dtype=np.float64)
-        self.coefs = np.asarray(coefs, dtype=np.float64)
+        self._sparse_coefs = sp.csr_matrix(coefs, dtype=np.float64)
+        if dense_coefs is None:
+            dense_coefs = not sp.issparse(coefs) or _entries(coefs.shape) <= SMALL_DENSE
+        self._dense_coefs = None if dense_coefs else self._sparse_coefs
         self.intercepts = np.asarray(intercepts, dtype=np.float64)
         self.active_sets = [np.asarray(a, dtype=np.intp) for a in active_sets]
         self._interpolation = interpolation
         self._classes = None if classes is None else np.asarray(classes)
         self.n_steps = len(self.lams) if n_steps is None else int(n_steps)
+
+    @property
+    def coefs(self):
+        """The coefficients at every breakpoint (n_breakpoints x n_features): see the
+        class docstring for when they are dense."""
+        if self._dense_coefs is None:
+            self._dense_coefs = self._sparse_coefs.toarray()
+        return self._dense_coefs
 
     def __len__(self):
         return self.lams.shape[0]
@@ -140,7 +176,7 @@ class Path:
             path was not computed).
         """
         coefs, intercepts = self._solutions(self._check_lams(lam, name="lam"))
-        return coefs[0], float(intercepts[0])
+        return coefs.toarray()[0], float(intercepts[0])
 
     def _check_lams(self, lams, *, name):
         """``lams`` as a 1-D float array of finite values in ``[lams[-1], inf)``."""
@@ -159,21 +195,27 @@ class Path:
         return values
 
     def _solutions(self, lams):
-        """Coefficients (m, n_features) and intercepts (m,) at m checked penalties."""
+        """Coefficients (CSR, m x n_features) and intercepts (m,) at m checked penalties.
+
+        Each is ``W @ coefs`` for a sparse W with one entry per row (a breakpoint)
+        or, for the linear paths inside a segment, two (``1 - t`` and ``t``).
+        """
         breakpoints = self.lams
         # The first breakpoint at or below each lam: breakpoints[k - 1] > lam >= breakpoints[k]
         # (k = 0 above lam_max, where every coefficient is 0).
         k = np.searchsorted(-breakpoints, -lams, side="left")
         k[lams >= breakpoints[0]] = 0
-        coefs, intercepts = self.coefs[k], self.intercepts[k]
+        rows, columns, shares = np.arange(k.shape[0]), k, np.ones(k.shape[0])
         inside = (k > 0) & (lams != breakpoints[k])
         if self._interpolation == "linear" and np.any(inside):
             upper = k[inside] - 1
-            lower = k[inside]
-            t = (breakpoints[upper] - lams[inside]) / (breakpoints[upper] - breakpoints[lower])
-            coefs[inside] = (1.0 - t)[:, None] * self.coefs[upper] + t[:, None] * self.coefs[lower]
-            intercepts[inside] = (1.0 - t) * self.intercepts[upper] + t * self.intercepts[lower]
-        return coefs, intercepts
+            t = (breakpoints[upper] - lams[inside]) / (breakpoints[upper] - breakpoints[k[inside]])
+            shares[inside] = t
+            rows = np.concatenate((rows, np.flatnonzero(inside)))
+            columns = np.concatenate((columns, upper))
+            shares = np.concatenate((shares, 1.0 - t))
+        mixing = sp.csr_matrix((shares, (rows, columns)), shape=(k.shape[0], len(self)))
+        return mixing @ self._sparse_coefs, mixing @ self.intercepts
 
     def decision_function(self, X):
         """Linear predictions ``X @ coefs[k] + intercepts[k]`` at every breakpoint.
@@ -195,14 +237,14 @@ class Path:
             If X is not 2-D, holds NaN or infinity, or has another number of features.
         """
         X = self._check_X(X, name="X")
-        return np.asarray(X @ self.coefs.T) + self.intercepts
+        return _decisions(X, self._sparse_coefs, self.intercepts)
 
     def _check_X(self, X, *, name):
         X = check_X(X, name=name)
-        if X.shape[1] != self.coefs.shape[1]:
+        if X.shape[1] != self._sparse_coefs.shape[1]:
             raise ValueError(
                 f"{name} has {X.shape[1]} features; this path was computed on "
-                f"{self.coefs.shape[1]}."
+                f"{self._sparse_coefs.shape[1]}."
             )
         return X
 
@@ -271,19 +313,42 @@ class Path:
                 )
             weighted = {"sample_weight": sample_weight}
         if lams is None:
-            coefs, intercepts = self.coefs, self.intercepts
+            coefs, intercepts = self._sparse_coefs, self.intercepts
         else:
             coefs, intercepts = self._solutions(self._check_lams(lams, name="lams"))
         if kind == "scorer":
             return np.array(
                 [
                     _call_scorer(
-                        scorer, self._model(coef, intercept), X_val, y_val, scoring, weighted
+                        scorer,
+                        self._model(coefs[k].toarray()[0], intercept),
+                        X_val,
+                        y_val,
+                        scoring,
+                        weighted,
                     )
-                    for coef, intercept in zip(coefs, intercepts, strict=True)
+                    for k, intercept in enumerate(intercepts)
                 ]
             )
-        decisions = np.asarray(X_val @ coefs.T) + intercepts  # (n_samples, n_lams)
+        # The decisions of a block of lams at a time: (n_samples, block) stays within
+        # n_samples + n_features entries (or SMALL_DENSE), whatever the number of lams.
+        block = max(1, max(SMALL_DENSE, X_val.shape[0] + X_val.shape[1]) // X_val.shape[0])
+        return np.concatenate(
+            [
+                self._block_scores(
+                    _decisions(X_val, coefs[start : start + block], intercepts[start : start + block]),
+                    y_val,
+                    kind,
+                    scorer,
+                    weighted,
+                    sample_weight,
+                )
+                for start in range(0, coefs.shape[0], block)
+            ]
+        )
+
+    def _block_scores(self, decisions, y_val, kind, scorer, weighted, sample_weight):
+        """The scores of the columns of ``decisions`` (n_samples, n_lams)."""
         if self._classes is None:
             if kind is None:
                 return _r2_scores(y_val, decisions, sample_weight)
@@ -364,7 +429,7 @@ class Path:
         """
         if x not in ("lam", "l1_norm"):
             raise ValueError(f"x must be 'lam' or 'l1_norm'; got x={x!r}.")
-        n_features = self.coefs.shape[1]
+        n_features = self._sparse_coefs.shape[1]
         if feature_names is not None and len(feature_names) != n_features:
             raise ValueError(
                 f"feature_names must have {n_features} entries (one per feature); "
@@ -374,10 +439,11 @@ class Path:
             import matplotlib.pyplot as plt
 
             ax = plt.gca()
-        active = np.flatnonzero(np.any(self.coefs != 0, axis=0))
+        stored = self._sparse_coefs
+        active = np.unique(stored.indices[stored.data != 0])
         if x == "l1_norm":
-            positions = np.abs(self.coefs).sum(axis=1)
-            grid, coefs, draw = positions, self.coefs, ax.plot
+            positions = np.asarray(abs(stored).sum(axis=1)).ravel()
+            grid, coefs, draw = positions, stored, ax.plot
             ax.set_xlabel("||coef||_1")
         else:
             positions = self.lams[self.lams > 0]
@@ -386,9 +452,10 @@ class Path:
             if not ax.xaxis_inverted():
                 ax.invert_xaxis()
             ax.set_xlabel("lam (log scale)")
-        for j in active:
+        coefs = coefs[:, active].toarray()  # the lines drawn: one column per active feature
+        for position, j in enumerate(active):
             label = f"x{j}" if feature_names is None else str(feature_names[j])
-            draw(grid, coefs[:, j], label=label, **line_kwargs)
+            draw(grid, coefs[:, position], label=label, **line_kwargs)
         if breakpoints and positions.size:
             ax.vlines(
                 positions,
@@ -406,15 +473,26 @@ class Path:
         """Points at which the coefficients are drawn against lam, and how."""
         if self._interpolation == "constant":
             # coefs[k + 1] holds on (lams[k + 1], lams[k]): a step "pre" in decreasing lam.
-            return positive, self.coefs[: positive.size], partial(ax.step, where="pre")
+            return positive, self._sparse_coefs[: positive.size], partial(ax.step, where="pre")
         if positive.size < 2:
-            return positive, self.coefs[: positive.size], ax.plot
+            return positive, self._sparse_coefs[: positive.size], ax.plot
         # Linear in lam between breakpoints, so curved on a log axis: 20 points per segment,
         # evenly spaced in log lam, the breakpoints among them.
         t = np.linspace(0.0, 1.0, 20, endpoint=False)
         grid = positive[:-1, None] ** (1.0 - t) * positive[1:, None] ** t
         grid = np.append(grid.ravel(), positive[-1])
         return grid, self._solutions(grid)[0], ax.plot
+
+
+def _decisions(X, coefs, intercepts):
+    """``X @ coefs.T + intercepts`` (n_samples, n_lams) as a dense array, coefs CSR."""
+    product = coefs @ X.T
+    product = product.toarray() if sp.issparse(product) else np.asarray(product)
+    return product.T + intercepts
+
+
+def _entries(shape):
+    return int(shape[0]) * int(shape[1])
 
 
 def best_index(scores):

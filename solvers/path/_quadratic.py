@@ -174,12 +174,6 @@ class _QuadraticHomotopy:
 
     # -- state ----------------------------------------------------------------
 
-    def _coef(self):
-        """beta as a full vector of n_features."""
-        coef = np.zeros(self.is_active.shape[0])
-        coef[self.active] = self.active_coefs
-        return coef
-
     @property
     def Z(self):  # noqa: N802 (the matrix of the module docstring)
         """``[1, X_A]``: the intercept's column and the active columns (a view)."""
@@ -342,7 +336,7 @@ class _QuadraticHomotopy:
         if self.residual_scale <= _RESOLUTION * np.linalg.norm(self.y[self.in_loss]):
             # [1, X_U] fits y exactly (a constant target): every coefficient is 0 for
             # every lam, and the residual is rounding that no check can measure.
-            recorder.record(0.0, self._coef(), self.intercept, self.active)
+            recorder.record(0.0, self.active, self.active_coefs, self.intercept, self.active)
             return recorder.path()
         if self._kkt_violation(lam_max) > KKT_TOLERANCE:
             raise SolverError("the fit of the intercept and the unpenalised features failed")
@@ -352,7 +346,7 @@ class _QuadraticHomotopy:
             self.tie = joining.size > 1
             for j in joining:
                 self._add_feature(j, np.sign(correlations[j]))
-        recorder.record(lam, self._coef(), self.intercept, self.active)
+        recorder.record(lam, self.active, self.active_coefs, self.intercept, self.active)
         try:
             self._follow(recorder, lam)
         except PathEnd as end:
@@ -374,7 +368,7 @@ class _QuadraticHomotopy:
                 raise PathEnd(self._uncertified(recorder, lam))
             lam, step, not_unique = self._step(lam, direction, rates)
             n_steps += 1
-            recorder.record(lam, self._coef(), self.intercept, self.active)
+            recorder.record(lam, self.active, self.active_coefs, self.intercept, self.active)
             if not_unique:
                 self._check_last(recorder)
                 raise PathEnd(f"{not_unique}; the solution is not unique below this lam")

@@ -5,6 +5,7 @@ import sys
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..exceptions import PathWarning
 from ._path import Path
@@ -68,11 +69,18 @@ class PathRecorder:
         self.problem = problem
         self.interpolation = interpolation
         self.lam_tolerance = lam_tolerance
-        self.lams, self.coefs, self.intercepts, self.active_sets = [], [], [], []
+        # Per breakpoint: the features of its model (sorted) and their coefficients.
+        self.lams, self.features, self.values, self.intercepts, self.active_sets = (
+            [], [], [], [], [],
+        )  # fmt: skip
         self.n_steps = 0  # breakpoints recorded, kept or not (return_path=False)
 
-    def record(self, lam, coef, intercept, active):
-        """Add the breakpoint at lam; ``coef`` (a new float array) is kept, not copied."""
+    def record(self, lam, features, values, intercept, active):
+        """Add the breakpoint at lam, with coefficients ``values`` on ``features`` (0 elsewhere).
+
+        Only the model's coefficients are stored, so the path's memory grows with
+        the total size of its models, not with n_breakpoints x n_features.
+        """
         lam = max(lam, 0.0)
         if self.lams and self.lams[-1] - lam <= self.lam_tolerance * self.lams[-1]:
             if self.interpolation == "constant":
@@ -82,17 +90,26 @@ class PathRecorder:
         if not self.lams:
             self.lam_max = lam
         self.n_steps += 1
+        features = np.asarray(features, dtype=np.intp)
+        values = np.asarray(values, dtype=np.float64)
+        order = np.argsort(features)
+        order = order[values[order] != 0]
         self.lams.append(lam)
-        self.coefs.append(coef)
+        self.features.append(features[order])
+        self.values.append(values[order])
         self.intercepts.append(float(intercept))
         self.active_sets.append(np.sort(np.asarray(active, dtype=np.intp)))
         if not self.problem.return_path and len(self.lams) > 2:
-            for breakpoints in (self.lams, self.coefs, self.intercepts, self.active_sets):
+            for breakpoints in self._breakpoints():
                 del breakpoints[0]
+
+    def _breakpoints(self):
+        return self.lams, self.features, self.values, self.intercepts, self.active_sets
 
     def discard(self):
         """Forget the last breakpoint (replaced, or not certified)."""
-        self.lams.pop(), self.coefs.pop(), self.intercepts.pop(), self.active_sets.pop()
+        for breakpoints in self._breakpoints():
+            breakpoints.pop()
 
     def stop(self, reason, lam):
         """Warn, at the line that called the path function, that the path ends early at ``lam``."""
@@ -104,7 +121,16 @@ class PathRecorder:
         )
 
     def path(self):
-        coefs = self.problem.unscale(np.array(self.coefs))
+        """The `Path`: coefficients in a CSR matrix, dense on reading for a dense X."""
+        problem = self.problem
+        indptr = np.zeros(len(self.lams) + 1, dtype=np.intp)
+        np.cumsum([f.shape[0] for f in self.features], out=indptr[1:])
+        indices = np.concatenate([np.zeros(0, dtype=np.intp), *self.features])
+        values = np.concatenate([np.zeros(0), *self.values])
+        values *= problem.unscale(np.ones(problem.X.shape[1]))[indices]
+        coefs = sp.csr_matrix(
+            (values, indices, indptr), shape=(len(self.lams), problem.X.shape[1])
+        )
         return Path(
             self.lams,
             coefs,
@@ -113,4 +139,5 @@ class PathRecorder:
             interpolation=self.interpolation,
             classes=self.problem.classes,
             n_steps=self.n_steps,
+            dense_coefs=not sp.issparse(problem.X) or None,
         )
