@@ -2,7 +2,8 @@
 
 ``python -m benchmarks.planner [--quick] [--budget 30]`` fits, on every case of the
 grid (:func:`grid`: the six models, dense and CSR data with n from 100 to 20000 and d
-from 20 to 200000, three levels of regularisation, with and without sample weights),
+from 20 to 200000, three levels of regularisation, with and without sample weights;
+and :data:`SEPARABLE`, the SVM on separable data as drawn and times 1000),
 the estimator with its default chain (``solver=None``) and with each backend the
 planner may choose for it, one at a time, and prints one row per case: each
 backend's time (or why it has none), the default's backend and time, and the ratio
@@ -45,6 +46,7 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks._text import text_like, text_regression_target
 from benchmarks._timing import ChildError, StepTimeout, forked_steps
+from benchmarks.separable_svm import separable_data
 from benchmarks.solvers import classification_data, regression_target
 from solvers import L1SVM, L2SVM, SVM2, RidgeRegression, SVMDual, WeightedLasso
 from solvers._registry import DEFAULT_BACKENDS, PROBLEM_CLASS, backend, backends_for
@@ -86,7 +88,7 @@ QUICK_SHAPES = ((100, 20, "dense"), (200, 2000, "dense"), (300, 3000, "text"))
 
 @dataclass(frozen=True)
 class Case:
-    """One problem of the grid."""
+    """One problem of the grid; ``scale`` multiplies X (the separable data only)."""
 
     model: str
     n: int
@@ -94,6 +96,17 @@ class Case:
     kind: str
     level: float
     weighted: bool
+    scale: float = 1.0
+
+
+#: The certificates issue's case (:mod:`benchmarks.separable_svm`): SVMDual on separable
+#: Gaussian 200 x 1000 data, as drawn and times 1000 (where C = 1 is C = 1e6 on the data
+#: as drawn: the hard margin, which no C beyond it changes), C = 1 and 100.
+SEPARABLE = tuple(
+    Case("svm", 200, 1000, "separable", level, False, scale)
+    for scale in (1.0, 1000.0)
+    for level in (1.0, 100.0)
+)
 
 
 def grid(shapes):
@@ -118,6 +131,8 @@ def data(case):
     if case.kind == "text":
         X, y = text_like(case.n, case.d)
         target = text_regression_target(X) if MODELS[case.model][3] else y
+    elif case.kind == "separable":
+        X, target = separable_data(case.n, case.d, case.scale)
     else:
         X, y = classification_data(case.n, case.d)
         target = regression_target(X) if MODELS[case.model][3] else y
@@ -278,7 +293,8 @@ def print_table(results):
             if b != "default"
         )
         print("| " + " | ".join([
-            case.model, f"{case.n} x {case.d}", case.kind, f"{case.level:g}",
+            case.model, f"{case.n} x {case.d}",
+            case.kind + (f" x {case.scale:g}" if case.scale != 1.0 else ""), f"{case.level:g}",
             "yes" if case.weighted else "no",
             f"{default:.3g} s ({r['answers'].get('default', '-')})",
             f"{name} {fastest:.3g} s" if name else "-",
@@ -416,7 +432,7 @@ def main(argv=None):
             calibrate(results)
             print(f"\nrewrote {COSTS_FILE}")
         return None
-    cases = grid(QUICK_SHAPES if args.quick else SHAPES)
+    cases = grid(QUICK_SHAPES) if args.quick else grid(SHAPES) + list(SEPARABLE)
     if args.models:
         unknown = set(args.models.split(",")) - set(MODELS)
         if unknown:

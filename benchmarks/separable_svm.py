@@ -19,11 +19,17 @@ from threadpoolctl import threadpool_limits
 from solvers import SVMDual
 
 
+def separable_data(n=200, d=1000, scale=1000.0, seed=0):
+    """The issue's data: ``X = scale * standard_normal((n, d))``, y the signs of a random
+    linear function of X (separable: with d >= n any labelling is)."""
+    rng = np.random.default_rng(seed)
+    X = scale * rng.standard_normal((n, d))
+    return X, np.sign(X @ rng.standard_normal(d))
+
+
 def measure(n=200, d=1000, repeats=5):
     """Median seconds of ours and SVC's fits, and our last fit."""
-    rng = np.random.default_rng(0)
-    X = 1000.0 * rng.standard_normal((n, d))
-    y = np.sign(X @ rng.standard_normal(d))
+    X, y = separable_data(n, d)
     ours, peer = [], []
     with threadpool_limits(1):
         SVMDual(C=1.0).fit(X, y)  # loads the compiled code
