@@ -14,12 +14,14 @@ sec. 3) and skglm's ``ProxNewton`` (Bertrand et al. 2022, "Beyond L1: faster and
 sparse models with skglm"):
 
 1. *Outer loop.* One product ``X'Ya`` at the dual point ``a = s sigma(-y f)`` of the
-   current fit (:meth:`solvers._losses.LOSSES` ``["logistic"].dual_point``) gives the
-   gradient of every feature, the duality gap (the stopping rule, relative to the
-   certificate's scale, :func:`solvers.certificates.gap_scale`) and each feature's
-   distance to the optimality conditions. The *working set* is the support, the
-   unpenalised features and the most violating others, ``max(p0, 2 |support|)`` in all
-   (skglm's rule, as :mod:`solvers._coordinate_descent`).
+   current fit (:meth:`solvers._losses.LOSSES` ``["logistic"].dual_point``), balanced,
+   gives the duality gap (the stopping rule, relative to the certificate's scale,
+   :func:`solvers.certificates.gap_scale`) and, unless the point needed balancing (then
+   from a second product), the gradient of every feature and its distance to the
+   optimality conditions, computed in place: one vector of the features' size. The
+   *working set* is the support, the unpenalised features and the most violating
+   others, ``max(p0, 2 |support|)`` in all (skglm's rule, as
+   :mod:`solvers._coordinate_descent`), chosen by a heap of that many places.
 2. *Proximal Newton steps* on the working set: the loss is replaced by its second-order
    model at the current fit (weights ``h_i = s_i p_i (1 - p_i)``, glmnet's IRLS
    weights) and the model plus the penalty is minimised by cyclic coordinate descent,
@@ -159,63 +161,70 @@ def logistic_prox_newton(
     s = np.ones(n) if sample_weight is None else np.ascontiguousarray(sample_weight, float)
     weights = np.asarray(weights, dtype=np.float64)
     l1_ratio = float(l1_ratio)
-    ridge = lam * (1.0 - l1_ratio)
+    # Feature j's L1 strength is strength * weights[j], computed where it is read: of the
+    # features' size, only the norms, the coefficients, one vector of correlations and
+    # one mask are held (on a 2000 x 200000 corpus each such vector is 1.5 MiB, about
+    # two thirds of X's own size).
+    strength, ridge = lam * l1_ratio, lam * (1.0 - l1_ratio)
     norms = _norms(X)
     movable = np.isfinite(weights) & (norms > 0)
-    thresholds = np.where(movable, lam * l1_ratio * np.where(movable, weights, 0.0), 0.0)
-    # Features whose dual constraint is an equality (unpenalised at l1_ratio = 1).
-    equality = movable & (thresholds == 0) & (ridge == 0)
-    bounded = movable & (thresholds > 0) & (ridge == 0)
-
-    coef = np.zeros(d) if coef is None else np.where(movable, coef, 0.0).astype(np.float64)
+    if coef is None:
+        coef = np.zeros(d)
+    else:
+        coef = np.array(coef, dtype=np.float64)
+        coef[~movable] = 0.0
     if intercept is None:
         start = LOGISTIC.null_intercept(y, s) if not coef.any() else 0.0
         offsets = np.asarray(X @ coef, dtype=np.float64).ravel()
         intercept = _best_intercept(y, s, offsets, min(max(start, -30.0), 30.0))
     null = LOGISTIC.null(y, s)
     reference = float(np.linalg.norm(s))
-    flags = (movable, bounded, equality, norms, reference)
+    # The features unpenalised by the L1 part: in every working set.
+    free = np.flatnonzero(movable & (weights == 0)) if strength > 0 else np.flatnonzero(movable)
 
     working = np.zeros(0, dtype=np.int64) if working_set is None else np.asarray(working_set)
-    gradient, positive_part = np.empty(d), np.empty(d)
+    correlations = np.empty(d)
     iterations = epochs = 0
     while True:
         # The fit from scratch (rounding drifts along the steps' updates), and the
-        # correlations of every feature with the dual point: two products with X.
+        # correlations of every feature with the balanced dual point: one product with X
+        # (two when the point needed balancing: the gradient is the unbalanced one's).
         fitted = np.asarray(X @ coef, dtype=np.float64).ravel() + intercept
-        a, a_positive = _multipliers(y, s, fitted)
-        _correlations(X, y * a, a_positive, gradient, positive_part)
+        a = _multipliers(y, s, fitted)
+        up, down = _balance(y, a)
+        _transpose_times(X, y * a * np.where(y > 0, up, down), correlations)
         primal, dual, infeasibility = _dual_check(
-            y, s, fitted, a, coef, thresholds, ridge, *flags, gradient, positive_part
-        )
+            y, s, fitted, a, up, down, coef, weights, strength, ridge, movable, norms,
+            reference, correlations,
+        )  # fmt: skip
         gap = primal - dual
         scale = gap_scale(primal, dual, null)
         converged = gap <= tol * scale and infeasibility <= max(tol, INFEASIBILITY_TOLERANCE)
         if converged or iterations == max_iter or epochs >= max_epochs:
             break
-        violations = _violations(gradient, coef, thresholds, ridge, movable)
+        if up != 1.0 or down != 1.0:
+            _transpose_times(X, y * a, correlations)
+        violations = _violations(correlations, coef, weights, strength, ridge, movable)
         # The working set is solved until its duality gap is INNER_RATIO of the full one;
         # when no feature outside the last one violates its optimality condition, the full
         # gap is the working set's, and it is solved to the final target.
         target = INNER_RATIO * gap
         if iterations > 0:
-            inside = violations[working]
-            if not np.any(violations > 0) or not np.count_nonzero(violations) > np.count_nonzero(
-                inside
-            ):
+            violating = np.count_nonzero(violations)
+            if not violating or not violating > np.count_nonzero(violations[working]):
                 target = INNER_RATIO * tol * scale
         working = _working_set(
-            violations, coef, thresholds, norms, movable, first_features,
+            violations, coef, norms, movable, free, first_features,
             working if iterations == 0 else None,
-        )
+        )  # fmt: skip
         # The kernel reads the working set's columns, copied in its layout (CSC or
         # Fortran order): O(nnz of those columns), never a copy of X.
         local = coef[working]
         intercept, spent = _solve_working_set(
-            *_columns_of(X, working), y, s, fitted, local, intercept, thresholds[working],
-            ridge, *(flag[working] for flag in flags[:4]), reference, target,
+            *_columns_of(X, working), y, s, fitted, local, intercept, weights[working],
+            strength, ridge, norms[working], reference, target,
             max(tol, INFEASIBILITY_TOLERANCE), max_epochs - epochs,
-        )
+        )  # fmt: skip
         coef[working] = local
         epochs += spent
         iterations += 1
@@ -231,30 +240,22 @@ def logistic_prox_newton(
     )
 
 
-def _working_set(violations, coef, thresholds, norms, movable, size, given):
+def _working_set(violations, coef, norms, movable, free, size, given):
     """The support, the features unpenalised by the L1 part and the most violating others.
 
     A feature's score is its distance to the optimality condition
-    ``-grad_j in ridge w_j + lam rho W_j d|w_j|`` (``violations``, overwritten) divided by
-    its column's norm.
+    ``-grad_j in ridge w_j + lam rho W_j d|w_j|`` (``violations``, overwritten on the
+    kept features) divided by its column's norm; the others are chosen by
+    :func:`_most_violating`, without a vector of the features' size.
     """
-    score = violations
-    np.divide(score, norms, out=score, where=norms > 0)
-    score[~movable] = -np.inf
-    free = np.flatnonzero(movable & (thresholds == 0))
     keep = np.union1d(np.flatnonzero(coef), free)
     if given is not None:
         given = np.asarray(given, dtype=np.int64)
         keep = np.union1d(keep, given[movable[given]])
-    score[keep] = -np.inf
+    violations[keep] = 0.0
     support = np.count_nonzero(coef)
-    # The violators (few, beside the features) compete for the places left.
-    violators = np.flatnonzero(score > 0)
-    extra = min(max(size, 2 * support) - support, violators.size)
-    if extra > 0:
-        chosen = np.argpartition(-score[violators], extra - 1)[:extra]
-        keep = np.union1d(keep, violators[chosen])
-    return keep.astype(np.int64)
+    chosen = _most_violating(violations, norms, movable, max(size, 2 * support) - support)
+    return np.union1d(keep, chosen).astype(np.int64)
 
 
 # -- kernels (numba) ---------------------------------------------------------------
@@ -273,38 +274,65 @@ def _canonical(X):
     return X
 
 
-def _correlations(X, u, v, minus_u, out_v):
-    """``minus_u = -X'u`` and ``out_v = X'v`` in one pass over X, without temporaries of
-    X's or of the features' size beyond the two outputs."""
+def _transpose_times(X, u, out):
+    """``out = X'u`` in one pass over X, without a temporary of X's or the features' size."""
     if not sp.issparse(X):
-        np.negative(X.T @ u, out=minus_u)
-        out_v[:] = X.T @ v
+        np.matmul(X.T, u, out=out)
     elif X.format == "csr":
-        _csr_correlations(X.data, X.indices, X.indptr, u, v, minus_u, out_v)
+        _csr_transpose_times(X.data, X.indices, X.indptr, u, out)
     else:
-        _csc_correlations(X.data, X.indices, X.indptr, u, v, minus_u, out_v)
+        _csc_transpose_times(X.data, X.indices, X.indptr, u, out)
 
 
 @njit(cache=True)
-def _csr_correlations(data, indices, indptr, u, v, minus_u, out_v):
-    minus_u[:] = 0.0
-    out_v[:] = 0.0
+def _csr_transpose_times(data, indices, indptr, u, out):
+    out[:] = 0.0
     for i in range(indptr.size - 1):
-        ui, vi = u[i], v[i]
+        ui = u[i]
         for k in range(indptr[i], indptr[i + 1]):
-            minus_u[indices[k]] -= data[k] * ui
-            out_v[indices[k]] += data[k] * vi
+            out[indices[k]] += data[k] * ui
 
 
 @njit(cache=True)
-def _csc_correlations(data, indices, indptr, u, v, minus_u, out_v):
+def _csc_transpose_times(data, indices, indptr, u, out):
     for j in range(indptr.size - 1):
-        total_u = total_v = 0.0
+        total = 0.0
         for k in range(indptr[j], indptr[j + 1]):
-            total_u += data[k] * u[indices[k]]
-            total_v += data[k] * v[indices[k]]
-        minus_u[j] = -total_u
-        out_v[j] = total_v
+            total += data[k] * u[indices[k]]
+        out[j] = total
+
+
+@njit(cache=True)
+def _most_violating(violations, norms, movable, count):
+    """The at most ``count`` movable features of largest positive ``violations[j] /
+    norms[j]``, by a min-heap of ``count`` places (in no particular order)."""
+    scores = np.empty(max(count, 0))
+    chosen = np.empty(max(count, 0), dtype=np.int64)
+    size = 0
+    for j in range(violations.size):
+        if count <= 0 or not (movable[j] and violations[j] > 0.0):
+            continue
+        score = violations[j] / norms[j]
+        if size < count:  # a new leaf, sifted up
+            k = size
+            size += 1
+            while k > 0 and scores[(k - 1) // 2] > score:
+                scores[k], chosen[k] = scores[(k - 1) // 2], chosen[(k - 1) // 2]
+                k = (k - 1) // 2
+        elif score > scores[0]:  # the root replaced, sifted down
+            k = 0
+            while 2 * k + 1 < size:
+                child = 2 * k + 1
+                if child + 1 < size and scores[child + 1] < scores[child]:
+                    child += 1
+                if scores[child] >= score:
+                    break
+                scores[k], chosen[k] = scores[child], chosen[child]
+                k = child
+        else:
+            continue
+        scores[k], chosen[k] = score, j
+    return chosen[:size]
 
 
 def _columns_of(X, working):
@@ -322,7 +350,7 @@ def _columns_of(X, working):
 @njit(cache=True)
 def _csr_columns(data, indices, indptr, working, d):
     """The columns ``working`` of a CSR matrix as CSC arrays (rows sorted in each)."""
-    position = np.full(d, -1, dtype=np.int64)
+    position = np.full(d, -1, dtype=np.int32)
     for q in range(working.size):
         position[working[q]] = q
     counts = np.zeros(working.size + 1, dtype=np.int64)
@@ -349,8 +377,10 @@ def _norms(X):
     if not sp.issparse(X):
         return np.sqrt(np.einsum("ij,ij->j", X, X))
     if X.format == "csr":
-        return np.sqrt(_squares_by_index(X.data, X.indices, X.shape[1]))
-    return np.sqrt(_squares_by_column(X.data, X.indptr))
+        squares = _squares_by_index(X.data, X.indices, X.shape[1])
+    else:
+        squares = _squares_by_column(X.data, X.indptr)
+    return np.sqrt(squares, out=squares)
 
 
 @njit(cache=True)
@@ -407,12 +437,13 @@ def _entropy(p):
 
 
 @njit(cache=True)
-def _penalty(values, thresholds, ridge):
+def _penalty(values, weights, strength, ridge):
+    """``sum_j strength W_j |v_j| + ridge / 2 v_j^2`` (over ``v_j != 0``: W_j finite there)."""
     total = 0.0
     for q in range(values.size):
         v = values[q]
         if v != 0.0:
-            total += thresholds[q] * abs(v) + 0.5 * ridge * v * v
+            total += strength * weights[q] * abs(v) + 0.5 * ridge * v * v
     return total
 
 
@@ -438,59 +469,64 @@ def _best_intercept(y, s, offsets, start):
 
 
 @njit(cache=True)
-def _violations(gradient, coef, thresholds, ridge, movable):
-    """The distance of ``-gradient_j`` to the penalty's subdifferential at ``coef_j``."""
-    out = np.zeros(coef.size)
+def _violations(correlations, coef, weights, strength, ridge, movable):
+    """The distance of ``X_j'Ya`` (the loss's gradient, negated) to the penalty's
+    subdifferential at ``coef_j``, in place of ``correlations`` (0 where j cannot move)."""
     for j in range(coef.size):
+        c = correlations[j]
         if not movable[j]:
-            continue
-        if coef[j] != 0.0:
-            out[j] = abs(gradient[j] + ridge * coef[j] + thresholds[j] * np.sign(coef[j]))
+            correlations[j] = 0.0
+        elif coef[j] != 0.0:
+            correlations[j] = abs(ridge * coef[j] + strength * weights[j] * np.sign(coef[j]) - c)
         else:
-            out[j] = max(abs(gradient[j]) - thresholds[j], 0.0)
-    return out
+            correlations[j] = max(abs(c) - strength * weights[j], 0.0)
+    return correlations
 
 
 @njit(cache=True)
 def _multipliers(y, s, fitted):
-    """The KKT map ``a = s sigma(-y f)`` and its positive class's part ``y a`` (0 elsewhere)."""
+    """The KKT map ``a = s sigma(-y f)``."""
     a = np.empty(y.size)
-    a_positive = np.zeros(y.size)
     for i in range(y.size):
         a[i] = s[i] * _sigmoid(-y[i] * fitted[i])
-        if y[i] > 0:
-            a_positive[i] = a[i]
-    return a, a_positive
+    return a
 
 
 @njit(cache=True)
-def _dual_check(y, s, fitted, a, coef, thresholds, ridge, movable, bounded, equality, norms,
-                reference, gradient, positive_part):
-    """Primal, dual and dual infeasibility at the fit, for the problem on the features of
-    the arrays (all, or a working set holding the support), from the correlations
-    ``gradient = -X_j'Ya`` and ``positive_part = X_j'Y a`` over the positive class.
-
-    The dual point is a balanced (the heavier class scaled down, so that ``y'a = 0``) and,
-    without a 2-norm term, scaled into ``|X_j'Ya| <= lam rho W_j``.
-    """
+def _balance(y, a):
+    """The factors ``(up, down)`` of the positive and negative classes' multipliers that
+    balance them (``y'a = 0``): the heavier class scaled down, the other kept."""
     total_positive = total_negative = 0.0
     for i in range(y.size):
         if y[i] > 0:
             total_positive += a[i]
         else:
             total_negative += a[i]
-    up = down = 1.0
     if total_positive > total_negative:
-        up = total_negative / total_positive
-    elif total_negative > total_positive:
-        down = total_positive / total_negative
-    primal = _loss(y, s, fitted) + _penalty(coef, thresholds, ridge)
-    # Correlations of the balanced point: up * positive part + down * negative part.
+        return total_negative / total_positive, 1.0
+    if total_negative > total_positive:
+        return 1.0, total_positive / total_negative
+    return 1.0, 1.0
+
+
+@njit(cache=True)
+def _dual_check(y, s, fitted, a, up, down, coef, weights, strength, ridge, movable, norms,
+                reference, correlations):
+    """Primal, dual and dual infeasibility at the fit, for the problem on the features of
+    the arrays (all, or a working set holding the support), from the correlations
+    ``X_j'Y a`` of the balanced dual point (``a`` times ``up`` on the positive class and
+    ``down`` on the negative one, :func:`_balance`).
+
+    Without a 2-norm term the point is scaled into ``|X_j'Ya| <= lam rho W_j``; a feature
+    with ``W_j = 0`` then has the equality ``X_j'Ya = 0``, whose violation is reported.
+    """
+    primal = _loss(y, s, fitted) + _penalty(coef, weights, strength, ridge)
     scaling = 1.0
-    for j in range(coef.size):
-        correlation = up * positive_part[j] + down * (-gradient[j] - positive_part[j])
-        if bounded[j] and abs(correlation) * scaling > thresholds[j]:
-            scaling = thresholds[j] / abs(correlation)
+    if ridge == 0.0:
+        for j in range(coef.size):
+            bound = strength * weights[j]
+            if movable[j] and bound > 0.0 and abs(correlations[j]) * scaling > bound:
+                scaling = bound / abs(correlations[j])
     entropy = 0.0
     squared = 0.0
     for i in range(y.size):
@@ -503,39 +539,41 @@ def _dual_check(y, s, fitted, a, coef, thresholds, ridge, movable, bounded, equa
     for j in range(coef.size):
         if not movable[j]:
             continue
-        correlation = scaling * (up * positive_part[j] + down * (-gradient[j] - positive_part[j]))
+        correlation = scaling * correlations[j]
+        bound = strength * weights[j]
         if ridge > 0.0:
-            excess = abs(correlation) - thresholds[j]
+            excess = abs(correlation) - bound
             if excess > 0.0:
                 conjugate += excess * excess / (2.0 * ridge)
-        elif equality[j]:
+        elif bound == 0.0:
             infeasibility = max(infeasibility, abs(correlation) / (norms[j] * dual_norm))
     return primal, entropy - conjugate, infeasibility
 
 
 @njit(cache=True)
-def _columns_check(data, indices, indptr, n, dense, y, s, fitted, coef, thresholds, ridge,
-                   movable, bounded, equality, norms, reference, gradient, positive_part):
+def _columns_check(data, indices, indptr, n, dense, y, s, fitted, coef, weights, strength,
+                   ridge, movable, norms, reference, gradient, balanced):
     """:func:`_dual_check` on the problem restricted to the given columns, with their
-    correlations computed here (left in ``gradient`` and ``positive_part``)."""
-    a, a_positive = _multipliers(y, s, fitted)
+    correlations computed here (``gradient = -X_j'Ya`` and the balanced point's
+    ``X_j'Ya`` left in ``gradient`` and ``balanced``)."""
+    a = _multipliers(y, s, fitted)
+    up, down = _balance(y, a)
     for j in range(coef.size):
         start, stop = _span(indptr, n, dense, j)
         full = part = 0.0
         for k in range(start, stop):
             i = k - start if dense else indices[k]
             full += data[k] * y[i] * a[i]
-            part += data[k] * a_positive[i]
+            part += data[k] * y[i] * a[i] * (up if y[i] > 0 else down)
         gradient[j] = -full
-        positive_part[j] = part
-    return _dual_check(y, s, fitted, a, coef, thresholds, ridge, movable, bounded, equality,
-                       norms, reference, gradient, positive_part)
+        balanced[j] = part
+    return _dual_check(y, s, fitted, a, up, down, coef, weights, strength, ridge, movable,
+                       norms, reference, balanced)
 
 
 @njit(cache=True)
-def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, intercept, thresholds,
-                       ridge, movable, bounded, equality, norms, reference, target, feasibility,
-                       max_passes):
+def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, intercept, weights,
+                       strength, ridge, norms, reference, target, feasibility, max_passes):
     """Proximal Newton steps on the working set's columns (``data``, ``indices``,
     ``indptr``: CSC or Fortran order), in place on their ``coef`` and on ``fitted``.
 
@@ -550,8 +588,10 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     n = y.size
     size = coef.size
     working = np.arange(size)
+    movable = np.ones(size, dtype=np.bool_)
+    thresholds = strength * weights
     gradient = np.empty(size)
-    positive_part = np.empty(size)
+    balanced = np.empty(size)
     g = np.empty(n)
     h = np.empty(n)
     z = np.empty(n)
@@ -562,8 +602,8 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     passes = 0
     for _ in range(NEWTON_STEPS):
         primal, dual, infeasibility = _columns_check(
-            data, indices, indptr, n, dense, y, s, fitted, coef, thresholds, ridge, movable,
-            bounded, equality, norms, reference, gradient, positive_part,
+            data, indices, indptr, n, dense, y, s, fitted, coef, weights, strength, ridge,
+            movable, norms, reference, gradient, balanced,
         )
         if primal - dual <= target and infeasibility <= feasibility:
             break
