@@ -175,13 +175,15 @@ def _mebibytes(X):
     return sum(a.nbytes for a in (X.data, X.indices, X.indptr)) / 2**20
 
 
-def run(shapes, repeats, budget, peers=PEERS):
+def run(shapes, repeats, budget, peers=PEERS, corpora=None):
+    """Every shape's ``text_like`` corpus (or every ``(X, y)`` of ``corpora``), both
+    fractions, every side; prints the rows and returns them."""
     from solvers import SparseLogisticRegression
 
     rows = []
-    for n, d in shapes:
-        X, y = text_like(n, d)
+    for X, y in corpora or (text_like(n, d) for n, d in shapes):
         X = sp.csr_matrix(X)
+        n, d = X.shape
         lam_max = SparseLogisticRegression.lam_max(X, y)
         for fraction in FRACTIONS:
             lam = fraction * lam_max
