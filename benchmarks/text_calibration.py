@@ -132,7 +132,10 @@ def compare(X, y, *, seed=0):
         "text_like (sweep)": text_like(n, d, seed=seed),
         "text_like (calibrated)": text_like(n, d, seed=seed, **DEBIAN_CALIBRATION),
     }
-    found = {name: (statistics(*data), iterations(*data)) for name, data in corpora_.items()}
+    found = {}
+    for name, data in corpora_.items():
+        found[name] = (statistics(*data), iterations(*data))
+        print(f"  {name}: {found[name][0]}; {list(found[name][1].values())}", flush=True)
     names = list(found)
     _table(["statistic", *names],
            [[key] + [f"{found[name][0][key]:.3g}" for name in names]
