@@ -189,11 +189,11 @@ class Penalty:
 
     def value(self, coef):
         """``g(coef)``; ``inf`` when an excluded feature has a nonzero coefficient."""
-        excluded = self.excluded
-        if np.any(coef[excluded] != 0):
+        if np.any(coef[self.excluded] != 0):
             return np.inf
-        kept = coef[~excluded]
-        return float(self.l1[~excluded] @ np.abs(kept) + 0.5 * self.l2 * (kept @ kept))
+        support = np.flatnonzero(coef)  # a zero coefficient adds nothing (no 0 * inf)
+        kept = coef[support]
+        return float(self.l1[support] @ np.abs(kept) + 0.5 * self.l2 * (kept @ kept))
 
     def conjugate(self, correlations):
         """``g*(c)`` for a c inside the domain (the L1 models' constraints met)."""
@@ -216,11 +216,10 @@ class Penalty:
         constraint is an inequality (1 when ``l2 > 0``: the conjugate is finite)."""
         if self.l2 > 0:
             return 1.0
-        bounded = ~self.excluded
-        bounded[np.asarray(equalities, dtype=np.intp)] = False
-        size, bound = np.abs(correlations[bounded]), self.l1[bounded]
-        over = size > bound
-        return float(np.min(bound[over] / size[over], initial=1.0))
+        size = np.abs(correlations)
+        over = size > self.l1  # never for an excluded feature (l1 = +inf)
+        over[np.asarray(equalities, dtype=np.intp)] = False
+        return float(np.min(self.l1[over] / size[over], initial=1.0))
 
     def kkt_violation(self, correlations, coef, norms, dual_norm):
         """Largest scale-free violation of ``c_j - l2 w_j in l1_j d|w_j|`` over the
@@ -234,15 +233,15 @@ class Penalty:
         support = np.flatnonzero(contribution > _SUPPORT_RTOL * contribution.max(initial=0.0))
         del contribution
         violation = np.abs(correlations)
-        bound = np.where(self.excluded, np.inf, self.l1)  # an excluded feature: no violation
-        violation -= bound
+        violation -= self.l1  # an excluded feature (l1 = +inf): no violation
         np.maximum(violation, 0.0, out=violation)
-        on = support[np.isfinite(bound[support])]
-        del bound
+        # Off the support, divided by ||X_j|| ||v|| in place (0 where that is 0).
+        np.divide(violation, norms, out=violation, where=norms > 0)
+        violation[norms <= 0] = 0.0
+        violation *= 1.0 / dual_norm if dual_norm > 0 else 0.0
+        on = support[np.isfinite(self.l1[support])]
         w, c = coef[on], correlations[on]
-        violation[on] = np.abs(c - self.l2 * w - self.l1[on] * np.sign(w))
-        scale = norms * dual_norm
-        scale[on] += self.l2 * np.abs(w)
-        np.divide(violation, scale, out=violation, where=scale > 0)
-        violation[scale <= 0] = 0.0
+        scale = norms[on] * dual_norm + self.l2 * np.abs(w)
+        on_support = np.abs(c - self.l2 * w - self.l1[on] * np.sign(w))
+        violation[on] = np.divide(on_support, scale, out=np.zeros_like(scale), where=scale > 0)
         return float(violation.max(initial=0.0))
