@@ -31,7 +31,7 @@ feasibility of a (as `solvers.certificates.l1_svm_certificate` measures them)
 must be within `GAP_TOLERANCE`; otherwise the path stops with a `PathWarning`.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -43,7 +43,7 @@ from sparsify.utils import column_norms, one_blas_thread
 from ..certificates import GAP_TOLERANCE, l1_svm_certificate
 from ..exceptions import SolverError
 from ._inputs import check_path_inputs
-from ._step_lp import INF, KeyedLP, build_lp, sparse_columns
+from ._step_lp import INF, KeyedLP
 from ._steps import PathEnd, PathRecorder, steps_to_zero
 
 _LEFT, _ELBOW, _RIGHT = -1, 0, 1
@@ -175,8 +175,41 @@ def l1_svm_path(
         sample_weight=sample_weight,
         scale_rows=False,
     )
+    mean_weight = problem.weights_or_ones.mean()
     with one_blas_thread():  # each step is a few small dense solves
-        return _HingeHomotopy(problem).run()
+        return _HingeHomotopy(_merge_duplicate_samples(problem), mean_weight).run()
+
+
+def _merge_duplicate_samples(problem):
+    """The problem with samples of the same row and label merged into one.
+
+    Their hinge losses are the same function of (b, w), so ``s_1 [1 - y f]_+ + s_2
+    [1 - y f]_+ = (s_1 + s_2) [1 - y f]_+``: one sample of the summed weight is the
+    same LP. Duplicates would otherwise sit on the elbow together wherever one
+    does, and every such knot would need the step LP (Spambase has 391 duplicated
+    e-mails).
+    """
+    X, y = problem.X, problem.y
+    rows = X.tocsr() if sp.issparse(X) else X  # CSC -> CSR: canonical, sorted indices
+    if sp.issparse(X):
+        keys = (
+            (label, rows.indices[start:end].tobytes(), rows.data[start:end].tobytes())
+            for label, start, end in zip(y, rows.indptr[:-1], rows.indptr[1:], strict=True)
+        )
+    else:
+        keys = ((label, row.tobytes()) for label, row in zip(y, X, strict=True))
+    groups = {}
+    group = np.fromiter((groups.setdefault(key, len(groups)) for key in keys), np.intp, y.shape[0])
+    if len(groups) == y.shape[0]:
+        return problem
+    first = np.unique(group, return_index=True)[1]  # groups are numbered in order of rows
+    merged = rows[first]
+    return replace(
+        problem,
+        X=sp.csc_matrix(merged) if sp.issparse(X) else merged,
+        y=y[first],
+        sample_weight=np.bincount(group, weights=problem.weights_or_ones),
+    )
 
 
 @dataclass
@@ -242,6 +275,7 @@ class _ScaledData:
             self.scale = float(abs(X).max()) if X.nnz else 1.0
             self.columns = sp.csc_matrix(X / self.scale)
             self.rows = self.columns.tocsr()
+            self.rows.sort_indices()
             self.transposed = self.columns.T.tocsr()
         else:
             self.scale = float(np.abs(X).max(initial=0.0)) or 1.0
@@ -249,13 +283,13 @@ class _ScaledData:
             self.transposed = np.ascontiguousarray(self.columns.T)
         self.scale = self.scale or 1.0
 
-    def column(self, j):
-        column = self.columns[:, j]
-        return column.toarray().ravel() if sp.issparse(column) else column
+    def model_block(self, features):
+        """The columns ``features``: dense for a dense X, CSC for a sparse X."""
+        return self.columns[:, features]
 
     def row_block(self, samples):
-        block = self.rows[samples]
-        return block.toarray() if sp.issparse(block) else block
+        """The rows ``samples``: dense for a dense X, CSR for a sparse X."""
+        return self.rows[samples]
 
     def correlations(self, v):
         """``X' v``."""
@@ -266,9 +300,10 @@ class _ScaledData:
 
 
 class _HingeHomotopy:
-    def __init__(self, problem):
+    def __init__(self, problem, mean_weight):
         self.problem = problem
         self.s = problem.weights_or_ones  # each sample's hinge is weighted by s_i
+        self.mean_weight = mean_weight  # of the samples before duplicates were merged
         self.data = _ScaledData(problem.X)
         n, d = problem.X.shape
         self.norms = self.data.column_norms()
@@ -279,8 +314,8 @@ class _HingeHomotopy:
         self.intercept = 0.0
         self.side = np.full(n, _LEFT)
         self.active, self.signs = [], np.zeros(0)
-        # Columns of U then V, dense.
-        self.model_columns = np.zeros((n, 0))
+        # Columns of U then V: dense for a dense X, CSC for a sparse X.
+        self.model_columns = self.data.model_block(np.zeros(0, dtype=np.intp))
         self.margins = None  # cache of `_margins`, reset when the point moves
         self.step_lp = KeyedLP()
 
@@ -293,7 +328,7 @@ class _HingeHomotopy:
         if self.margins is None:
             coefs = self.w[self.model]
             margins = self.problem.y * (self.intercept + self.model_columns @ coefs)
-            sizes = abs(self.intercept) + np.abs(self.model_columns) @ np.abs(coefs)
+            sizes = abs(self.intercept) + abs(self.model_columns) @ np.abs(coefs)
             self.margins = margins, np.maximum(sizes, 1.0)
         return self.margins
 
@@ -372,18 +407,19 @@ class _HingeHomotopy:
         """
         y, U = self.problem.y, self.unpenalized
         n = y.shape[0]
-        self.model_columns = np.column_stack([self.data.column(j) for j in U] or [np.zeros((n, 0))])
-        block = y[:, None] * np.column_stack((np.ones(n), self.model_columns))
+        self.model_columns = self.data.model_block(np.asarray(U, dtype=np.intp))
+        block = y[:, None] * np.column_stack((np.ones(n), _dense(self.model_columns)))
         k = block.shape[1]
-        lp = build_lp(
+        solution = KeyedLP().solve(
             np.full(n, -1.0),
             np.zeros(n),
             self.s,
             np.zeros(k),
             np.zeros(k),
-            sparse_columns(block.T),
+            sp.csc_matrix(block.T),
+            np.arange(n),
+            np.arange(k),
         )
-        solution = KeyedLP().solve(lp, list(range(n)), list(range(k)))
         if solution is None:
             return False
         x = -solution[1]
@@ -432,13 +468,15 @@ class _HingeHomotopy:
         in lam: ``a_E = lam m + p`` with ``B' m = [0; s]`` (the penalty's signs) and
         ``B' p = [1'Y_L 1; X_model' Y_L 1]`` (the left samples' gradient). The next
         segment either lets one elbow sample leave (`_leave_candidates`) or one
-        feature join (`_join_candidates`); the candidate with the smallest loss rate
+        feature join (`_best_join`); the candidate with the smallest loss rate
         per unit of ``||w_P||_1`` wins.
         """
         elbow, rows, left_labels, left_dot = knot
         y_elbow = self.problem.y[elbow]
         model = self.model
-        elbow_matrix = y_elbow[:, None] * np.column_stack((np.ones(elbow.shape[0]), rows[:, model]))
+        elbow_matrix = y_elbow[:, None] * np.column_stack(
+            (np.ones(elbow.shape[0]), _dense_columns(rows, model))
+        )
         lu, pivots = lu_factor(elbow_matrix, check_finite=False)
         sizes = np.abs(elbow_matrix).max(axis=0)
         if np.any(np.abs(np.diag(lu)) <= _RANK_TOLERANCE * sizes):
@@ -448,17 +486,11 @@ class _HingeHomotopy:
         slope, offset = lu_solve(
             (lu, pivots), np.column_stack((penalty_signs, left_gradient)), trans=1
         ).T
-        slope_dot, offset_dot = np.column_stack((y_elbow * slope, y_elbow * offset)).T @ rows
+        slope_dot, offset_dot = _left_product(np.column_stack((y_elbow * slope, y_elbow * offset)), rows)
         leave_rates, leave_scales = _leave_candidates(slope, offset, self.s[elbow])
-        joins, join_rates, join_scales = self._join_candidates(slope_dot, offset_dot, left_dot)
-
-        best_leave = int(np.argmin(leave_rates)) if leave_rates.size else 0
-        best_join = None
-        if joins.size:
-            best_join = np.unravel_index(np.argmin(join_rates), join_rates.shape)
-        if best_join is None or (
-            leave_rates.size and leave_rates[best_leave] <= join_rates[best_join]
-        ):
+        join_rate, j, sign, scale = self._best_join(slope_dot, offset_dot, left_dot)
+        best_leave = int(np.argmin(leave_rates))
+        if leave_rates[best_leave] <= join_rate:
             if not np.isfinite(leave_rates[best_leave]):
                 return None
             scale = leave_scales[best_leave]
@@ -471,10 +503,8 @@ class _HingeHomotopy:
             bound = self.s[elbow[best_leave]] if scale < 0 else 0.0
             lam = (bound - offset[best_leave]) / slope[best_leave]
         else:
-            row, position = best_join
-            j, sign = int(joins[position]), (1.0, -1.0)[row]
-            scale = join_scales[row, position]
-            solution = lu_solve((lu, pivots), -scale * y_elbow * rows[:, j], check_finite=False)
+            column = _dense_columns(rows, [j])[:, 0]
+            solution = lu_solve((lu, pivots), -scale * y_elbow * column, check_finite=False)
             features, signs = [*self.active, j], np.append(self.signs, sign)
             move = _Move(solution[0], features, signs, np.append(solution[1:], scale), {})
             # X_j'Ya = lam s_j.
@@ -483,23 +513,30 @@ class _HingeHomotopy:
         correlations = -left_dot + lam * slope_dot + offset_dot
         return self._make_direction(knot, move, multipliers, correlations)
 
-    def _join_candidates(self, slope_dot, offset_dot, left_dot):
+    def _best_join(self, slope_dot, offset_dot, left_dot):
         """Feature j joins with sign s: ``B u = -t a_j`` and ``n'u + s t = 1``.
 
-        So ``t = 1 / (s - m'a_j)``. Returns the candidates j, their loss rates and
-        their scales t, each of shape (2, n_candidates) (row 0: s = +1, row 1:
-        s = -1). A denominator near 0 means ``a_j(s)`` is in the span of B and n
-        (a duplicate): no candidate.
+        So ``t = 1 / (s - m'a_j)``, and the loss rate is ``t (g_j - p'a_j)``. Returns
+        the best candidate as ``(rate, j, s, t)``, ties to s = +1 and the first j
+        (rate ``inf`` if there is none). A denominator near 0 means ``a_j(s)`` is in
+        the span of B and n (a duplicate): no candidate. A few feature-sized
+        temporaries only: with d = 200 000 each is 1.6 MB.
         """
         joins = np.setdiff1d(self.candidates, self.active, assume_unique=True)
-        rates, scales = np.full((2, joins.shape[0]), np.inf), np.zeros((2, joins.shape[0]))
-        for row, sign in enumerate((1.0, -1.0)):
-            denominator = sign - slope_dot[joins]
-            valid = sign * denominator > _RANK_TOLERANCE * np.maximum(1.0, np.abs(slope_dot[joins]))
-            scale = np.where(valid, 1.0 / np.where(valid, denominator, 1.0), 0.0)
-            scales[row] = scale
-            rates[row] = np.where(valid, scale * (left_dot[joins] - offset_dot[joins]), np.inf)
-        return joins, rates, scales
+        slopes = slope_dot[joins]
+        gains = left_dot[joins] - offset_dot[joins]
+        sizes = _RANK_TOLERANCE * np.maximum(1.0, np.abs(slopes))
+        best = (np.inf, -1, 0.0, 0.0)
+        for sign in (1.0, -1.0):
+            denominator = sign - slopes
+            valid = np.flatnonzero(sign * denominator > sizes)
+            if valid.size:
+                scales = 1.0 / denominator[valid]
+                rates = scales * gains[valid]
+                position = int(np.argmin(rates))
+                if rates[position] < best[0]:
+                    best = (rates[position], int(joins[valid[position]]), sign, scales[position])
+        return best
 
     def _make_direction(self, knot, move, multipliers, correlations):
         """The `_Direction` of a `_Move` at a `_Knot` (the same for both methods).
@@ -509,7 +546,9 @@ class _HingeHomotopy:
         """
         elbow, rows, left_labels, left_dot = knot
         columns = [*self.unpenalized, *move.features]
-        elbow_rates = self.problem.y[elbow] * (move.intercept_rate + rows[:, columns] @ move.rates)
+        elbow_rates = self.problem.y[elbow] * (
+            move.intercept_rate + _dense_columns(rows, columns) @ move.rates
+        )
         leaving_left = [
             position for position, i in enumerate(elbow) if move.exits.get(int(i)) == _LEFT
         ]
@@ -547,47 +586,42 @@ class _HingeHomotopy:
         """
         elbow, rows, left_labels, left_dot = knot
         y_elbow = self.problem.y[elbow]
-        m, U, P = elbow.shape[0], self.unpenalized, self.candidates
+        m, U, P = elbow.shape[0], np.asarray(self.unpenalized, dtype=np.intp), self.candidates
         k = 1 + len(U)
         # Norm-row coefficients of dw+ and dw-: 1 and 1 if inactive, s and -s if active.
         norm_plus, norm_minus = np.ones(P.shape[0]), np.ones(P.shape[0])
         positions = np.searchsorted(P, self.active)
         norm_plus[positions], norm_minus[positions] = self.signs, -self.signs
-        labelled = y_elbow[:, None] * rows
-        block = np.vstack(
+        labelled = sp.csc_matrix(sp.diags(y_elbow) @ rows)  # Y_E X_E, as sparse as X
+        over_P = labelled[:, P]
+        matrix = sp.vstack(
             (
-                np.column_stack((y_elbow, labelled[:, U], labelled[:, P], -labelled[:, P])),
-                np.concatenate((np.zeros(k), norm_plus, norm_minus)),
-            )
-        )
-        start, index, value = sparse_columns(block)
-        columns = (
-            np.concatenate((start, start[-1] + np.arange(1, m + 1))).astype(np.int32),
-            np.concatenate((index, np.arange(m, dtype=np.int32))),
-            np.concatenate((value, np.ones(m))),
+                sp.hstack(
+                    (y_elbow[:, None], labelled[:, U], over_P, -over_P, sp.identity(m))
+                ),
+                np.concatenate((np.zeros(k), norm_plus, norm_minus, np.zeros(m)))[None, :],
+            ),
+            format="csc",
         )
         cost = np.concatenate(
             ([left_labels.sum()], left_dot[U], left_dot[P], -left_dot[P], self.s[elbow])
         )
         cost_scale = np.abs(cost).max()
         n_cols = cost.shape[0]
-        lp = build_lp(
+        # Keys: b, u_j, w+_j, w-_j, xi_i (columns), e_i, the norm (rows).
+        d, n = self.w.shape[0], self.problem.y.shape[0]
+        col_keys = np.concatenate(([0], 1 + U, 1 + d + P, 1 + 2 * d + P, 1 + 3 * d + elbow))
+        row_keys = np.append(elbow, n)
+        solution = self.step_lp.solve(
             cost / cost_scale,
             np.concatenate((np.full(k, -INF), np.zeros(n_cols - k))),
             np.full(n_cols, INF),
             np.concatenate((np.zeros(m), [1.0])),
             np.concatenate((np.full(m, INF), [1.0])),
-            columns,
+            matrix,
+            col_keys,
+            row_keys,
         )
-        col_keys = [
-            ("b",),
-            *(("u", j) for j in U),
-            *(("+", j) for j in P),
-            *(("-", j) for j in P),
-            *(("xi", i) for i in elbow.tolist()),
-        ]
-        row_keys = [*(("e", i) for i in elbow.tolist()), ("norm",)]
-        solution = self.step_lp.solve(lp, col_keys, row_keys)
         if solution is None:
             return None
         x, duals = solution
@@ -601,7 +635,7 @@ class _HingeHomotopy:
         signs = np.concatenate((self.signs, np.sign(coef_rates[joining])))
         rates = np.concatenate((x[1:k], coef_rates[features]))
         columns_used = [*U, *features]
-        terms = np.column_stack((np.full(m, x[0]), rows[:, columns_used] * rates))
+        terms = np.column_stack((np.full(m, x[0]), _dense_columns(rows, columns_used) * rates))
         terms *= y_elbow[:, None]
         elbow_rates = terms.sum(axis=1)
         moving = np.abs(elbow_rates) > _RATE_TOLERANCE * np.abs(terms).sum(axis=1)
@@ -609,7 +643,7 @@ class _HingeHomotopy:
             int(i): (_RIGHT if r > 0 else _LEFT)
             for i, r in zip(elbow[moving], elbow_rates[moving], strict=True)
         }
-        correlations = -left_dot + (y_elbow * multipliers) @ rows
+        correlations = -left_dot + _left_product(y_elbow * multipliers, rows)
         move = _Move(x[0], features, signs, rates, exits)
         return self._make_direction(knot, move, multipliers, correlations)
 
@@ -629,7 +663,7 @@ class _HingeHomotopy:
         a[elbow] = np.clip(multipliers, 0.0, self.s[elbow])
         clipped = a[elbow] - multipliers
         if np.any(clipped):
-            correlations = correlations + (y[elbow] * clipped) @ rows
+            correlations = correlations + _left_product(y[elbow] * clipped, rows)
         unpenalized = np.asarray(self.unpenalized, dtype=np.intp)
         excess = np.abs(correlations[unpenalized]) / self.norms[unpenalized]
         size = max(np.linalg.norm(a), np.finfo(float).tiny)
@@ -659,7 +693,7 @@ class _HingeHomotopy:
         over = correlations > lam
         scale = float(np.min(lam / correlations[over])) if np.any(over) else 1.0
         value = scale * dual.sum()
-        gap = max(primal - value, 0.0) / max(abs(primal), abs(value), np.mean(self.s))
+        gap = max(primal - value, 0.0) / max(abs(primal), abs(value), self.mean_weight)
         if gap <= GAP_TOLERANCE and direction.infeasibility <= GAP_TOLERANCE:
             return True
         # At lam = 0 (the end: min hinge loss) every feature is unpenalised.
@@ -680,8 +714,11 @@ class _HingeHomotopy:
 
     def _follow_segment(self, direction):
         """Adopt a direction's active set and move its leaving samples off the elbow."""
-        for j in direction.features[len(self.active) :]:
-            self.model_columns = np.column_stack((self.model_columns, self.data.column(j)))
+        joining = direction.features[len(self.active) :]
+        if joining:
+            self.model_columns = _append_columns(
+                self.model_columns, self.data.model_block(np.asarray(joining, dtype=np.intp))
+            )
         self.active = list(direction.features)
         self.signs = direction.signs
         for i, side in direction.elbow_exits.items():
@@ -690,7 +727,7 @@ class _HingeHomotopy:
     def _step(self, direction):
         """Move to the next knot; return the step in ||w_P||_1 (None if no event bounds it)."""
         y = self.problem.y
-        terms_size = abs(direction.intercept_rate) + np.abs(self.model_columns) @ np.abs(
+        terms_size = abs(direction.intercept_rate) + abs(self.model_columns) @ np.abs(
             direction.rates
         )
         margin_rates = y * (direction.intercept_rate + self.model_columns @ direction.rates)
@@ -713,10 +750,13 @@ class _HingeHomotopy:
         limit = step * (1.0 + _EVENT_TOLERANCE)
         self.side[sample_steps <= limit] = _ELBOW
         U = len(self.unpenalized)
-        for position in sorted(np.flatnonzero(feature_steps <= limit), reverse=True):
-            self.w[self.active.pop(position)] = 0.0
-            self.signs = np.delete(self.signs, position)
-            self.model_columns = np.delete(self.model_columns, U + position, axis=1)
+        leaving = np.flatnonzero(feature_steps <= limit)
+        if leaving.size:
+            for position in leaving[::-1]:
+                self.w[self.active.pop(position)] = 0.0
+            self.signs = np.delete(self.signs, leaving)
+            kept = np.delete(np.arange(self.model_columns.shape[1]), U + leaving)
+            self.model_columns = self.model_columns[:, kept]
         return step
 
 
@@ -732,3 +772,25 @@ def _leave_candidates(slope, offset, weights):
         rates = scales * offset + weights * np.maximum(0.0, -scales)
     rates[~np.isfinite(scales) | (np.abs(slope) <= _RANK_TOLERANCE * np.abs(slope).max())] = np.inf
     return rates, scales
+
+
+def _dense(block):
+    return block.toarray() if sp.issparse(block) else block
+
+
+def _dense_columns(block, columns):
+    """``block[:, columns]`` as a dense array (block dense, or sparse: its few columns)."""
+    return _dense(block[:, columns])
+
+
+def _left_product(vectors, block):
+    """``vectors' block`` (dense): a vector of shape (m,) or its columns (m, k) times an
+    (m, n_features) block, dense or sparse."""
+    return np.asarray(block.T @ vectors).T
+
+
+def _append_columns(block, columns):
+    """The columns of ``block`` then ``columns`` (both dense, or both CSC)."""
+    if sp.issparse(block):
+        return sp.hstack((block, columns), format="csc")
+    return np.column_stack((block, columns))

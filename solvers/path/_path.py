@@ -29,6 +29,7 @@ from .._memory import SMALL_DENSE
 __all__ = ["Path"]
 
 _INTERPOLATIONS = ("linear", "constant")
+_SNAP = 8
 
 
 class Path:
@@ -204,6 +205,11 @@ class Path:
         # The first breakpoint at or below each lam: breakpoints[k - 1] > lam >= breakpoints[k]
         # (k = 0 above lam_max, where every coefficient is 0).
         k = np.searchsorted(-breakpoints, -lams, side="left")
+        # A lam within rounding (_SNAP ulps) below a breakpoint is that breakpoint: lam_max
+        # computed elsewhere may land one ulp below lams[0], where the constant path of
+        # the 1-norm SVM would otherwise already give the next knot.
+        above = np.maximum(k - 1, 0)
+        k[(k > 0) & (breakpoints[above] - lams <= _SNAP * np.finfo(float).eps * lams)] -= 1
         k[lams >= breakpoints[0]] = 0
         rows, columns, shares = np.arange(k.shape[0]), k, np.ones(k.shape[0])
         inside = (k > 0) & (lams != breakpoints[k])
