@@ -306,8 +306,16 @@ def print_table(results):
 
 
 def calibrate(results):
-    """Least squares of log time on the features, per (model, backend); writes _costs.py."""
+    """Least squares of log time on the features, per (model, backend); writes _costs.py.
+
+    A fit that ran out of its budget (or failed) is censored: it took at least the
+    budget, and counts with the larger of the budget and the current cost model's
+    estimate (a short budget must not teach the model that a backend which ran past it
+    on a large problem takes just the budget there: ECOS, past 10 s on every text case
+    of a 10-s run, came out first on 20000 x 20000 text, where it takes minutes).
+    """
     from solvers import _costs
+    from solvers._planner import estimate
 
     rows = {}
     for r in results:
@@ -317,7 +325,10 @@ def calibrate(results):
         for name, seconds in r["times"].items():
             if name == "default" or not (r["answers"].get(name) == name or np.isinf(seconds)):
                 continue
-            value = seconds if np.isfinite(seconds) else r["budget"]
+            if np.isfinite(seconds):
+                value = seconds
+            else:  # censored: at least the budget, and as long as the current model says
+                value = max(r["budget"], estimate(name, stats))
             rows.setdefault((stats.model, name), []).append((stats.features(), np.log(value)))
     costs = dict(_costs.COSTS)
     for key, points in rows.items():

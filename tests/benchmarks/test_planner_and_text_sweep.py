@@ -88,6 +88,32 @@ def test_calibration_moves_towards_the_measurements_and_keeps_hardness_costly(mo
     assert after[planner.DENSE_HARDNESS] >= 0.0
 
 
+def test_a_fit_past_its_budget_counts_as_the_current_estimate_when_that_is_longer(monkeypatch):
+    """Censored measurements: a backend that ran past its budget on problems its current
+    model says take longer is not taught that they take just the budget: its estimates
+    there stay above the budget (a fit to the budget alone pulls them all to it)."""
+    from solvers import _costs
+    from solvers._planner import estimate
+
+    written = {}
+    monkeypatch.setattr(planner, "write_costs", written.update)
+    rng = np.random.default_rng(0)
+    cases = []
+    for _ in range(30):
+        n, d = int(rng.integers(100, 20000)), int(rng.integers(20, 20000))
+        cases.append(ProblemStats("ridge", n, d, n * d, False, float(rng.uniform(0, 5))))
+    before = np.array([estimate("ECOS", stats) for stats in cases])
+    budget = float(np.median(before))  # the model says longer on half the cases
+    results = [{"case": None, "stats": stats, "budget": budget,
+                "times": {"default": 0.01, "ECOS": np.inf}, "answers": {"ECOS": "over"}}
+               for stats in cases]  # fmt: skip
+    planner.calibrate(results)
+    monkeypatch.setitem(_costs.COSTS, ("ridge", "ECOS"), written["ridge", "ECOS"])
+    after = np.array([estimate("ECOS", stats) for stats in cases])
+    longer = before > budget
+    assert np.all(after[longer] > budget)
+
+
 def test_recheck_measures_only_cases_above_target_again_and_compares_within_its_runs(
     monkeypatch,
 ):
