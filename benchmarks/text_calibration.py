@@ -39,7 +39,7 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks._text import DEBIAN_CALIBRATION, text_like, text_regression_target
 from benchmarks.real_text import corpora
-from solvers import SVMDual, WeightedLasso
+from solvers import SolverError, SVMDual, WeightedLasso
 
 #: Cosine similarity (tf-idf rows) from which two documents are near-duplicates.
 NEAR = 0.9
@@ -92,13 +92,14 @@ def statistics(X, y):
     }
 
 
-def _counted(estimator, backend):
-    return sum(int(a.get("iterations") or 0) for a in estimator.solve_attempts_
-               if a["backend"] == backend)  # fmt: skip
+def _counted(attempts, backend):
+    return sum(int(a.get("iterations") or 0) for a in attempts if a["backend"] == backend)
 
 
 def iterations(X, y):
-    """The iterations of :data:`RUNS` (``solve_attempts_``): a dict setting -> count."""
+    """The iterations of :data:`RUNS` (``solve_attempts_``, or the attempts of the
+    ``SolverError`` when no backend answered: backend "failed"): a dict run ->
+    (iterations, seconds, backend)."""
     t = text_regression_target(X)
     lam_max = 2.0 * float(np.abs(np.asarray(X.T @ (t - t.mean()))).max())
     fits = {
@@ -110,9 +111,12 @@ def iterations(X, y):
     with threadpool_limits(1):
         for run, fit in fits.items():
             start = time.perf_counter()
-            estimator = fit()
-            out[run] = (_counted(estimator, run[2]), time.perf_counter() - start,
-                        estimator.backend_)  # fmt: skip
+            try:
+                estimator = fit()
+                attempts, backend = estimator.solve_attempts_, estimator.backend_
+            except SolverError as error:
+                attempts, backend = error.attempts, "failed"
+            out[run] = (_counted(attempts, run[2]), time.perf_counter() - start, backend)
     return out
 
 
