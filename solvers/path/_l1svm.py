@@ -245,7 +245,7 @@ class _Move(NamedTuple):
     exits: dict  # sample -> _LEFT or _RIGHT, samples leaving E as the segment starts
 
 
-def _record_end(recorder, lam_min, features, values, intercept, active):
+def _record_end(recorder, lam_min, features, values, intercept):
     """Record the last knot at ``lam_min``, even within the event tolerance of the previous.
 
     The recorder merges a knot within ``_EVENT_TOLERANCE`` of the previous lam into it,
@@ -258,7 +258,7 @@ def _record_end(recorder, lam_min, features, values, intercept, active):
     """
     tolerance, recorder.lam_tolerance = recorder.lam_tolerance, 0.0
     try:
-        recorder.record(lam_min, features, values, intercept, active)
+        recorder.record(lam_min, features, values, intercept)
     finally:
         recorder.lam_tolerance = tolerance
 
@@ -357,7 +357,7 @@ class _HingeHomotopy:
             previous = recorder.lams[-1] if recorder.lams else np.inf
             if direction is None:
                 lam = previous if recorder.lams else 0.0
-                recorder.record(lam, *self._coefs(), self._intercept(), self.model)
+                recorder.record(lam, *self._coefs(), self._intercept())
                 raise PathEnd(
                     "no certified direction (the step LP failed or its duality "
                     "gap exceeds the tolerance)"
@@ -365,10 +365,10 @@ class _HingeHomotopy:
             # Rounding must not let the slopes decrease.
             lam = min(max(-direction.loss_rate, 0.0), previous / scale)
             if lam * scale <= problem.lam_min:
-                _record_end(recorder, problem.lam_min, *self._coefs(), self._intercept(), self.model)
+                _record_end(recorder, problem.lam_min, *self._coefs(), self._intercept())
                 return
             self._follow_segment(direction)
-            recorder.record(lam * scale, *self._coefs(), self._intercept(), self.model)
+            recorder.record(lam * scale, *self._coefs(), self._intercept())
             if len(self.active) > problem.max_features:
                 return
             if n_steps == problem.max_steps - 1:

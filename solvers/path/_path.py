@@ -30,6 +30,8 @@ __all__ = ["Path"]
 
 _INTERPOLATIONS = ("linear", "constant")
 _SNAP = 8
+# Entries of the decisions scored at once (128 KiB), at least.
+_SCORE_BLOCK = 2**14
 
 
 class Path:
@@ -337,8 +339,8 @@ class Path:
                 ]
             )
         # The decisions of a block of lams at a time: (n_samples, block) stays within
-        # n_samples + n_features entries (or SMALL_DENSE), whatever the number of lams.
-        block = max(1, max(SMALL_DENSE, X_val.shape[0] + X_val.shape[1]) // X_val.shape[0])
+        # n_samples + n_features entries (or _SCORE_BLOCK), whatever the number of lams.
+        block = max(1, max(_SCORE_BLOCK, X_val.shape[0] + X_val.shape[1]) // X_val.shape[0])
         return np.concatenate(
             [
                 self._block_scores(

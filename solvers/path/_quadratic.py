@@ -336,7 +336,7 @@ class _QuadraticHomotopy:
         if self.residual_scale <= _RESOLUTION * np.linalg.norm(self.y[self.in_loss]):
             # [1, X_U] fits y exactly (a constant target): every coefficient is 0 for
             # every lam, and the residual is rounding that no check can measure.
-            recorder.record(0.0, self.active, self.active_coefs, self.intercept, self.active)
+            recorder.record(0.0, self.active, self.active_coefs, self.intercept)
             return recorder.path()
         if self._kkt_violation(lam_max) > KKT_TOLERANCE:
             raise SolverError("the fit of the intercept and the unpenalised features failed")
@@ -346,7 +346,7 @@ class _QuadraticHomotopy:
             self.tie = joining.size > 1
             for j in joining:
                 self._add_feature(j, np.sign(correlations[j]))
-        recorder.record(lam, self.active, self.active_coefs, self.intercept, self.active)
+        recorder.record(lam, self.active, self.active_coefs, self.intercept)
         try:
             self._follow(recorder, lam)
         except PathEnd as end:
@@ -368,7 +368,7 @@ class _QuadraticHomotopy:
                 raise PathEnd(self._uncertified(recorder, lam))
             lam, step, not_unique = self._step(lam, direction, rates)
             n_steps += 1
-            recorder.record(lam, self.active, self.active_coefs, self.intercept, self.active)
+            recorder.record(lam, self.active, self.active_coefs, self.intercept)
             if not_unique:
                 self._check_last(recorder)
                 raise PathEnd(f"{not_unique}; the solution is not unique below this lam")

@@ -75,30 +75,31 @@ class PathRecorder:
         )  # fmt: skip
         self.n_steps = 0  # breakpoints recorded, kept or not (return_path=False)
 
-    def record(self, lam, features, values, intercept, active):
-        """Add the breakpoint at lam, with coefficients ``values`` on ``features`` (0 elsewhere).
+    def record(self, lam, features, values, intercept):
+        """Add the breakpoint at lam: its model ``features`` (the active set) and their
+        coefficients ``values`` (0 elsewhere).
 
-        Only the model's coefficients are stored, so the path's memory grows with
-        the total size of its models, not with n_breakpoints x n_features.
+        Only the model is stored, so the path's memory grows with the total size of
+        its active sets, not with n_breakpoints x n_features; the sorted features are
+        one array, both the active set and the coefficients' indices.
         """
         lam = max(lam, 0.0)
+        features = np.asarray(features, dtype=np.intp)
+        order = np.argsort(features)
+        features = features[order]
         if self.lams and self.lams[-1] - lam <= self.lam_tolerance * self.lams[-1]:
             if self.interpolation == "constant":
-                self.active_sets[-1] = np.union1d(self.active_sets[-1], active).astype(np.intp)
+                self.active_sets[-1] = np.union1d(self.active_sets[-1], features)
                 return
             self.discard()
         if not self.lams:
             self.lam_max = lam
         self.n_steps += 1
-        features = np.asarray(features, dtype=np.intp)
-        values = np.asarray(values, dtype=np.float64)
-        order = np.argsort(features)
-        order = order[values[order] != 0]
         self.lams.append(lam)
-        self.features.append(features[order])
-        self.values.append(values[order])
+        self.features.append(features)
+        self.values.append(np.asarray(values, dtype=np.float64)[order])
         self.intercepts.append(float(intercept))
-        self.active_sets.append(np.sort(np.asarray(active, dtype=np.intp)))
+        self.active_sets.append(features)
         if not self.problem.return_path and len(self.lams) > 2:
             for breakpoints in self._breakpoints():
                 del breakpoints[0]
@@ -123,13 +124,17 @@ class PathRecorder:
     def path(self):
         """The `Path`: coefficients in a CSR matrix, dense on reading for a dense X."""
         problem = self.problem
-        indptr = np.zeros(len(self.lams) + 1, dtype=np.intp)
+        d = problem.X.shape[1]
+        index_type = np.int32 if d < np.iinfo(np.int32).max else np.int64
+        indptr = np.zeros(len(self.lams) + 1, dtype=index_type)
         np.cumsum([f.shape[0] for f in self.features], out=indptr[1:])
-        indices = np.concatenate([np.zeros(0, dtype=np.intp), *self.features])
+        indices = np.concatenate([np.zeros(0, dtype=index_type), *self.features], dtype=index_type)
+        self.features = []  # the active sets keep the arrays
         values = np.concatenate([np.zeros(0), *self.values])
-        values *= problem.unscale(np.ones(problem.X.shape[1]))[indices]
+        self.values = []
+        values *= problem.unscale(np.ones(d))[indices]
         coefs = sp.csr_matrix(
-            (values, indices, indptr), shape=(len(self.lams), problem.X.shape[1])
+            (values, indices, indptr), shape=(len(self.lams), d)
         )
         return Path(
             self.lams,

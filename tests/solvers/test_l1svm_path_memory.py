@@ -5,8 +5,9 @@ d: 11 GiB asked by `HybridSVM()` at 20000 x 200000) and formed the rows of the s
 on the elbow densely (a whole class of them at lam_max: |E| x d). tracemalloc's peak
 must stay below :data:`PEAK_FACTOR` times the CSR's bytes plus 8 (n + d), as in
 ``test_issue30_memory.py``, plus :data:`ACTIVE_BYTES` per entry of the path's active
-sets (the path stores each breakpoint's model: its coefficients and active set);
-either dense array would exceed it many times over. The answers are checked against
+sets and :data:`BREAKPOINT_BYTES` per breakpoint (the path stores each breakpoint's
+model: its coefficients and active set); either dense array would exceed it many
+times over. The answers are checked against
 the LP solved by scipy's HiGHS, written out here with sparse matrices.
 """
 
@@ -22,9 +23,15 @@ from benchmarks._text import text_like
 from solvers.path import _steps, l1_svm_path
 
 PEAK_FACTOR = 8.0
-#: Bytes per entry of the active sets: the recorder's index and value (8 + 8) and
-#: active set (8), the Path's CSR index and value (4 + 8) and active set (8), with room.
-ACTIVE_BYTES = 64
+#: Bytes per entry of the active sets: the recorder's value (8) and sorted model (8,
+#: also the Path's active set), the Path's CSR index and value (4 + 8), with room.
+ACTIVE_BYTES = 40
+#: Bytes per breakpoint: two small arrays (about 100 bytes each) and a few numbers.
+BREAKPOINT_BYTES = 512
+
+
+def _bound(X, active, breakpoints):
+    return PEAK_FACTOR * _size(X) + ACTIVE_BYTES * active + BREAKPOINT_BYTES * breakpoints
 
 
 def _size(X):
@@ -65,11 +72,10 @@ def _traced(fit):
 
 
 def test_l1_svm_path_on_a_wide_csr_stays_sparse():
-    X, y = text_like(300, 30000, words_per_document=10)
+    X, y = text_like(300, 20000, words_per_document=15)
     l1_svm_path(X[:40], y[:40])  # loads the code
     peak, path = _traced(lambda: l1_svm_path(X, y))
-    active = sum(a.shape[0] for a in path.active_sets)
-    bound = PEAK_FACTOR * _size(X) + ACTIVE_BYTES * active
+    bound = _bound(X, sum(a.shape[0] for a in path.active_sets), len(path))
     assert peak <= bound, f"{peak / 1e6:.1f} MB > {bound / 1e6:.1f} MB ({len(path)} knots)"
     # Either dense form would have broken the bound many times over.
     assert 8 * len(path) * X.shape[1] > 10 * bound
@@ -87,21 +93,22 @@ def test_l1_svm_path_on_a_wide_csr_stays_sparse():
 def test_hybrid_svm_default_on_a_wide_csr(monkeypatch):
     """HybridSVM() chooses lam on the exact path of its weighted 1-norm SVM: bounded by the
     data plus the active sets of that path, and its model is the LP's optimum there."""
-    X, y = text_like(400, 40000, words_per_document=10)
-    active_sets = []
+    X, y = text_like(400, 4000, words_per_document=20)
+    sizes = []
     record = _steps.PathRecorder.path
 
     def spy(recorder):
-        active_sets.append(sum(a.shape[0] for a in recorder.active_sets))
+        sizes.append((sum(a.shape[0] for a in recorder.active_sets), len(recorder.lams)))
         return record(recorder)
 
     solvers.HybridSVM(random_state=0).fit(X[:60], y[:60])  # loads the code
     monkeypatch.setattr(_steps.PathRecorder, "path", spy)
-    active_sets.clear()
     peak, model = _traced(lambda: solvers.HybridSVM(random_state=0).fit(X, y))
-    assert len(active_sets) == 1  # one path: the weighted model's
-    bound = PEAK_FACTOR * _size(X) + ACTIVE_BYTES * active_sets[0]
+    assert len(sizes) == 1  # one path: the weighted model's
+    bound = _bound(X, *sizes[0])
     assert peak <= bound, f"{peak / 1e6:.1f} MB > {bound / 1e6:.1f} MB"
+    # Its coefficients stored densely would have broken the bound.
+    assert 8 * sizes[0][1] * X.shape[1] > 5 * bound
     assert model.certificate_.holds
     ours = _objective(X, y, model.coef_.ravel(), model.intercept_[0], model.lam_, model.weights_)
     best = _lp_optimum(X, y, model.lam_, model.weights_)
