@@ -334,9 +334,7 @@ class _HingeHomotopy:
 
     def run(self):
         problem = self.problem
-        recorder = PathRecorder(
-            problem, interpolation="constant", lam_tolerance=_EVENT_TOLERANCE
-        )
+        recorder = PathRecorder(problem, interpolation="constant", lam_tolerance=_EVENT_TOLERANCE)
         if not self._start():
             raise SolverError(
                 "l1_svm_path: HiGHS could not solve the LP at lam_max (min hinge loss over "
@@ -379,8 +377,7 @@ class _HingeHomotopy:
                 raise PathEnd("the loss decreases without an event (numerical breakdown)")
             if not self._certified(direction, lam):
                 raise PathEnd(
-                    "the end of the segment fails its certificate (duality gap above the "
-                    "tolerance)"
+                    "the end of the segment fails its certificate (duality gap above the tolerance)"
                 )
             stalled = stalled + 1 if step <= _EVENT_TOLERANCE * norm else 0
             if stalled > _MAX_STALLED_STEPS:
@@ -486,7 +483,9 @@ class _HingeHomotopy:
         slope, offset = lu_solve(
             (lu, pivots), np.column_stack((penalty_signs, left_gradient)), trans=1
         ).T
-        slope_dot, offset_dot = _left_product(np.column_stack((y_elbow * slope, y_elbow * offset)), rows)
+        slope_dot, offset_dot = _left_product(
+            np.column_stack((y_elbow * slope, y_elbow * offset)), rows
+        )
         leave_rates, leave_scales = _leave_candidates(slope, offset, self.s[elbow])
         join_rate, j, sign, scale = self._best_join(slope_dot, offset_dot, left_dot)
         best_leave = int(np.argmin(leave_rates))
@@ -596,9 +595,7 @@ class _HingeHomotopy:
         over_P = labelled[:, P]
         matrix = sp.vstack(
             (
-                sp.hstack(
-                    (y_elbow[:, None], labelled[:, U], over_P, -over_P, sp.identity(m))
-                ),
+                sp.hstack((y_elbow[:, None], labelled[:, U], over_P, -over_P, sp.identity(m))),
                 np.concatenate((np.zeros(k), norm_plus, norm_minus, np.zeros(m)))[None, :],
             ),
             format="csc",

@@ -344,7 +344,9 @@ class Path:
         return np.concatenate(
             [
                 self._block_scores(
-                    _decisions(X_val, coefs[start : start + block], intercepts[start : start + block]),
+                    _decisions(
+                        X_val, coefs[start : start + block], intercepts[start : start + block]
+                    ),
                     y_val,
                     kind,
                     scorer,

@@ -133,9 +133,7 @@ class PathRecorder:
         values = np.concatenate([np.zeros(0), *self.values])
         self.values = []
         values *= problem.unscale(np.ones(d))[indices]
-        coefs = sp.csr_matrix(
-            (values, indices, indptr), shape=(len(self.lams), d)
-        )
+        coefs = sp.csr_matrix((values, indices, indptr), shape=(len(self.lams), d))
         return Path(
             self.lams,
             coefs,

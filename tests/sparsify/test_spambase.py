@@ -29,7 +29,15 @@ def test_load_spambase_matches_the_file_read_by_pandas():
     words = [name.strip().removeprefix("W_").rstrip(":") for name in frame.columns[:48]]
     assert words == _UCI_WORDS
     assert [name.strip() for name in frame.columns[48:57]] == [
-        "C;", "C(", "C[", "C!", "C$", "C#", "CAP_avg", "CAP_long", "CAP_tot"
+        "C;",
+        "C(",
+        "C[",
+        "C!",
+        "C$",
+        "C#",
+        "CAP_avg",
+        "CAP_long",
+        "CAP_tot",
     ]
 
 
