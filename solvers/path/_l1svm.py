@@ -591,14 +591,18 @@ class _HingeHomotopy:
         norm_plus, norm_minus = np.ones(P.shape[0]), np.ones(P.shape[0])
         positions = np.searchsorted(P, self.active)
         norm_plus[positions], norm_minus[positions] = self.signs, -self.signs
-        labelled = sp.csc_matrix(sp.diags(y_elbow) @ rows)  # Y_E X_E, as sparse as X
+        if sp.issparse(rows):
+            labelled = (sp.diags(y_elbow) @ rows).tocsc()  # Y_E X_E, as sparse as X
+        else:
+            labelled = sp.csc_matrix(y_elbow[:, None] * rows)
         over_P = labelled[:, P]
-        matrix = sp.vstack(
-            (
-                sp.hstack((y_elbow[:, None], labelled[:, U], over_P, -over_P, sp.identity(m))),
-                np.concatenate((np.zeros(k), norm_plus, norm_minus, np.zeros(m)))[None, :],
-            ),
-            format="csc",
+        matrix = _csc_columns(
+            m + 1,
+            (sp.csc_matrix(y_elbow[:, None]), None),
+            (labelled[:, U], None),
+            (over_P, norm_plus),
+            (-over_P, norm_minus),
+            (sp.identity(m, format="csc"), None),
         )
         cost = np.concatenate(
             ([left_labels.sum()], left_dot[U], left_dot[P], -left_dot[P], self.s[elbow])
@@ -791,3 +795,33 @@ def _append_columns(block, columns):
     if sp.issparse(block):
         return sp.hstack((block, columns), format="csc")
     return np.column_stack((block, columns))
+
+
+def _csc_columns(n_rows, *blocks):
+    """The CSC matrix of the blocks' columns side by side, each block a CSC matrix of at
+    most ``n_rows`` rows and, where given, a last row (row ``n_rows - 1``) of nonzeros.
+
+    Assembled from the blocks' arrays (scipy's hstack and vstack go through COO).
+    """
+    counts, indices, data = [np.zeros(1, dtype=np.int64)], [], []
+    for block, last_row in blocks:
+        block_counts = np.diff(block.indptr).astype(np.int64)
+        if last_row is None:
+            counts.append(block_counts)
+            indices.append(block.indices)
+            data.append(block.data)
+            continue
+        ends = np.cumsum(block_counts + 1) - 1  # where each column's last-row entry goes
+        extended = np.ones(ends[-1] + 1 if ends.size else 0, dtype=bool)
+        extended[ends] = False
+        block_indices = np.full(extended.shape[0], n_rows - 1, dtype=np.int32)
+        block_data = np.empty(extended.shape[0])
+        block_indices[extended], block_data[extended] = block.indices, block.data
+        block_data[ends] = last_row
+        counts.append(block_counts + 1)
+        indices.append(block_indices)
+        data.append(block_data)
+    indptr = np.cumsum(np.concatenate(counts))
+    return sp.csc_matrix(
+        (np.concatenate(data), np.concatenate(indices), indptr), shape=(n_rows, indptr.shape[0] - 1)
+    )
