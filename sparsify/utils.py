@@ -92,7 +92,14 @@ def column_norms(X, *, squared=False):
     """
     X = canonical(X)  # duplicates add before they are squared
     if sp.issparse(X) and X.format == "csr":  # a histogram of the columns: no copy of X
-        squares = np.bincount(X.indices, weights=X.data * X.data, minlength=X.shape[1])
+        # By chunks of the stored entries: the squares and the indices as intp are
+        # temporaries of a chunk's size (a quarter of the features, or 2^16), not X's.
+        d = X.shape[1]
+        squares = np.zeros(d)
+        step = max(d // 4, 2**16)
+        for start in range(0, X.nnz, step):
+            part, columns = X.data[start : start + step], X.indices[start : start + step]
+            squares += np.bincount(columns, weights=part * part, minlength=d)
     elif sp.issparse(X):
         squares = np.asarray(X.multiply(X).sum(axis=0)).ravel()
     else:
