@@ -23,6 +23,12 @@ scales. Elsewhere (ties, the start) the direction solves the step LP, min
 directional derivative of the loss s.t. a unit increase of ``||w_P||_1``, in
 HiGHS warm-started from the previous step's basis.
 
+Samples with the same row and label are merged first into one sample of their
+summed weight (the same LP; `_merge_duplicate_samples`). A sparse X stays sparse:
+the elbow rows are a CSR block, the model's columns a CSC block and the step LP is
+assembled sparse, so a step costs ``O(nnz + n + d)`` memory and the path stores each
+breakpoint's model only (`PathRecorder`).
+
 Each segment comes with its dual point: ``a_i = s_i`` on L, 0 on R and on E
 ``a_E = lam m + p`` (the LP's row duals for the step LP), which satisfies the
 stationarity conditions of 004 eq. 6 at ``lam = -D``. Before a breakpoint is

@@ -21,6 +21,7 @@ from scipy.optimize import linprog
 import solvers
 from benchmarks._text import text_like
 from solvers.path import _steps, l1_svm_path
+from tests.solvers.test_l1svm_path import objective
 
 PEAK_FACTOR = 8.0
 #: Bytes per entry of the active sets: the recorder's value (8) and sorted model (8,
@@ -52,13 +53,6 @@ def _lp_optimum(X, y, lam, weights):
     return result.fun
 
 
-def _objective(X, y, coef, intercept, lam, weights):
-    finite = np.isfinite(weights)
-    assert np.all(coef[~finite] == 0)
-    hinge = np.maximum(0.0, 1.0 - y * (X @ coef + intercept)).sum()
-    return hinge + lam * np.sum(weights[finite] * np.abs(coef[finite]))
-
-
 def _traced(fit):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -85,7 +79,7 @@ def test_l1_svm_path_on_a_wide_csr_stays_sparse():
     lams = path.lams[path.lams > 0]
     weights = np.ones(X.shape[1])
     for lam in lams[[len(lams) // 10, len(lams) // 2, len(lams) - 1]]:
-        ours = _objective(X, y, *path.at(lam), lam, weights)
+        ours = objective(X, y, *path.at(lam), lam, weights)
         best = _lp_optimum(X, y, lam, weights)
         assert abs(ours - best) <= 1e-7 * max(best, 1.0), (lam, ours, best)
 
@@ -110,6 +104,6 @@ def test_hybrid_svm_default_on_a_wide_csr(monkeypatch):
     # Its coefficients stored densely would have broken the bound.
     assert 8 * sizes[0][1] * X.shape[1] > 5 * bound
     assert model.certificate_.holds
-    ours = _objective(X, y, model.coef_.ravel(), model.intercept_[0], model.lam_, model.weights_)
+    ours = objective(X, y, model.coef_.ravel(), model.intercept_[0], model.lam_, model.weights_)
     best = _lp_optimum(X, y, model.lam_, model.weights_)
     assert abs(ours - best) <= 1e-7 * max(best, 1.0), (ours, best)
