@@ -158,7 +158,9 @@ class Path:
 
         Between breakpoints the lasso and SVM2 solutions are linear in lam and
         are interpolated; the 1-norm SVM solution is constant there (see the
-        module docstring). For ``lam >= lams[0]`` every coefficient is zero.
+        module docstring). For ``lam >= lams[0]`` every coefficient is zero. A lam
+        within 8 ulps below a breakpoint counts as the breakpoint (breakpoints are
+        known to rounding; lam_max computed elsewhere may land one ulp below lams[0]).
 
         Parameters
         ----------
