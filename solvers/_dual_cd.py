@@ -55,13 +55,23 @@ rank-deficient ``X X'``), or a column that dwarfs the others (``||x_i||^2`` is t
 feature's); liblinear too runs out of iterations there (on 60 Gaussian problems with n
 and d in 10-300 and C in 1e-2-1e2, 15 were above a gap of 1e-7 after 1000 sweeps, one
 at 1e-4 after 1e5). So the sweeps run in batches of at most ``_CHECK_EPOCHS`` between
-gap checks, and when the last batch's rate (the gap's decrease per sweep) would need
-more than ``_FACE_WORTH`` sweeps more, a *face step* follows (:func:`_face_step`): the
-dual minimised exactly over the face of the free multipliers, by projected conjugate
-gradients and a projected search, or along the null space of the face's Hessian when
-there are more free multipliers than primal unknowns. Then each of those 60 problems
-is certified within 420 sweeps (1 s for all 60, one thread;
-``tests/solvers/test_issue30_dual_cd.py``). On text (more features than
+gap checks (and of at least a gap check's work), and a *face step* may follow a check
+(:func:`_face_step`): the dual minimised over the face of the free multipliers, by
+projected conjugate gradients and a projected search, or along the null space of the
+face's Hessian when there are more free multipliers than primal unknowns. The choice
+is made on measured cost (:func:`_face_pays`), counted in entries of X read, which
+does not depend on the machine: the gap's decrease per entry read in the last batch
+of sweeps against the last face step's (before the first, against the work of a
+face step that finishes), and whether the sweeps at their rate can reach ``tol``
+within the epochs left. While the face still changes, a face step's conjugate
+gradients stop once an iteration gains little and their step leaves the box, which
+the projected search then cuts (the truncation of Moré and Toraldo 1991); they also
+stop once the face's residual is within a tenth of the gap's target. Then each of
+those 60 problems is certified (``tests/solvers/test_issue30_dual_cd.py``). On the
+real text of ``benchmarks.real_text`` (20 000 Debian descriptions as they come,
+libraries against the rest, 2 500 free multipliers at C = 1), face steps of full
+conjugate-gradient solves took 60% of the solve; cut short, the solve reads 64 M
+entries of X where it read 130 M or more. On text (more features than
 samples, sparse rows of norm 1) it takes 10-100 sweeps to a relative gap of 1e-7: on
 ``benchmarks._text`` at 2000 x 20000 and 20000 x 200000, C in {1, 100}, 0.3-1.1 times
 the time of LinearSVC at its default tolerance (``python -m benchmarks.dual_cd``).
@@ -95,17 +105,21 @@ _SPREAD_FLOOR = 1e-10
 _NEGLIGIBLE = 1e-12
 # Values of the next row asked for in advance (32 cache lines; see solvers._prefetch).
 _PREFETCH_VALUES = 256
-# Sweeps between two gap checks at most. A batch that reaches this without meeting its
-# spread is slow progress (an ill-conditioned dual), and a face step follows the check.
+# Sweeps between two gap checks at most.
 _CHECK_EPOCHS = 20
 # A face step: line searches (each one ends at the face's minimum or at a bound, which
 # then leaves the face) and, per line search, conjugate-gradient iterations at most and
 # the relative residual at which they stop.
 _FACE_ROUNDS = 10
-# Sweeps still needed at the last checks' rate beyond which a face step is taken.
-_FACE_WORTH = 200
 _FACE_CG_ITERATIONS = 100
 _FACE_CG_RTOL = 1e-10
+# The work of a face step before one is measured, in conjugate-gradient iterations.
+_FACE_PRIOR = 50
+# The share of the gap's target that the face's residual may leave (see _face_cg).
+_FACE_GAP_SHARE = 0.1
+# Conjugate gradients stop (when their step leaves the box) once an iteration lowers
+# the face's quadratic by at most this share of what they lowered it by so far.
+_FACE_CG_STALL = 0.1
 # Sufficient decrease of the projected search (Armijo's constant).
 _ARMIJO = 1e-4
 # Entries of the dense block ``[Y_F X_F, y_F]`` of a null-space projection at most.
@@ -150,6 +164,12 @@ class DualCDResult:
     spread : float
         The threshold on the projected gradients that the last sweeps met; ``spread``
         of a warm start.
+    face_steps : int
+        Face steps taken (see the module's notes).
+    work : int
+        Entries of X read or written (rows of the sweeps, passes of the gap checks,
+        products of the face steps): the cost that decides the face steps, and a
+        measure of the solve's cost that does not depend on the machine.
 
     See Also
     --------
@@ -167,6 +187,7 @@ class DualCDResult:
     relative_gap: float
     spread: float
     face_steps: int = 0
+    work: int = 0
 
 
 def dual_coordinate_descent(
@@ -261,8 +282,14 @@ def dual_coordinate_descent(
     thresholds = np.array([np.inf, -np.inf])  # liblinear's PGmax_old, PGmin_old
     state = np.random.SeedSequence(random_state).generate_state(1, np.uint64) | np.uint64(1)
     spread = _FIRST_SPREAD if spread is None else float(spread)
-    epochs = face_steps = 0
+    epochs = face_steps = total_work = 0
     relative_gap = np.inf
+    lengths = np.diff(rows[2])
+    # A gap check's work: X w, and the sort of the best intercept.
+    check_work = int(rows[2][-1]) + n * max(int(np.log2(n)), 1)
+    # The gap's decrease (log) per unit of work of the last face step with the sweeps
+    # after it, measured at the check after those sweeps (``pending`` until then).
+    face_rate = pending = None
 
     def check(b):
         _balance(rows, y, upper, alpha, w)
@@ -276,25 +303,45 @@ def dual_coordinate_descent(
 
     while True:
         budget = min(max_epochs - epochs, _CHECK_EPOCHS)
-        b, sweeps, active = _sweeps(
-            rows, y, coordinates, alpha, w, b, spread, budget,
+        b, sweeps, active, work = _sweeps(
+            rows, y, coordinates, alpha, w, b, spread, budget, check_work,
             order, active, thresholds, state,
         )  # fmt: skip
         epochs += sweeps
+        total_work += work + check_work
         previous_gap = relative_gap
         b, margins, primal, dual, relative_gap = check(b)
+        if pending is not None:
+            before, spent = pending
+            face_rate = np.log(before / max(relative_gap, tol)) / (spent + work + check_work)
+            pending = None
         if relative_gap <= tol or epochs >= max_epochs:
             break
-        if _slow(previous_gap, relative_gap, sweeps, tol):
+        free = (alpha > 0.0) & (alpha < upper)
+        prior = _FACE_PRIOR * (2 * int(lengths[free].sum()) + 3 * d)
+        spare = (max_epochs - epochs) / max(sweeps, 1) * (work + check_work)
+        pays, short = _face_pays(previous_gap, relative_gap, work + check_work, tol,
+                                 face_rate, prior, spare)  # fmt: skip
+        if pays:
             # Slow progress: minimise over the face of the free multipliers exactly,
             # then sweep again over every sample (the pattern has changed).
-            b = _face_step(X, rows, y, coordinates, alpha, w, b)
+            target = _FACE_GAP_SHARE * tol * gap_scale(primal, dual, null)
+            # Conjugate gradients cut short where the box would cut their step (cheap,
+            # while the face still changes), unless the sweeps left cannot finish.
+            stall = 0.0 if short else _FACE_CG_STALL
+            b, face_work = _face_step(X, rows, y, coordinates, alpha, w, b, target, stall)
+            total_work += face_work + check_work
+            pending = (relative_gap, face_work + check_work)
             face_steps += 1
             b, margins, primal, dual, relative_gap = check(b)
             if relative_gap <= tol:
                 break
             active = y.size
             thresholds[:] = (np.inf, -np.inf)
+            if not short:
+                # The first sweeps over every sample may raise the gap the face step
+                # left: their rate is measured from the next check on.
+                relative_gap = np.inf
             continue
         decrease = min(max(tol / relative_gap, 1.0 / _SPREAD_DECREASE), 0.5)
         spread = max(spread * decrease, _SPREAD_FLOOR)
@@ -310,6 +357,7 @@ def dual_coordinate_descent(
         relative_gap=float(relative_gap),
         spread=float(spread),
         face_steps=int(face_steps),
+        work=int(total_work),
     )
 
 
@@ -444,20 +492,23 @@ def _shuffle(order, count, state):
 
 
 @njit(cache=True)
-def _sweeps(rows, y, coordinates, alpha, w, b, spread, max_epochs, order, active, thresholds,
-            state):  # fmt: skip
+def _sweeps(rows, y, coordinates, alpha, w, b, spread, max_epochs, min_work, order, active,
+            thresholds, state):  # fmt: skip
     """Sweeps, each followed by the multiplier's step, until both are within ``spread``.
 
     A sweep updates ``alpha[order[:active]]`` in random order (Hsieh et al. 2008,
     Algorithm 3: the shrunk samples are moved behind ``active``), then
     ``b += rho y'alpha``. Stops when the projected gradients of the sweep lie within
     ``spread`` of each other and ``rho |y'alpha| <= spread`` (both in units of the
-    margin), or after ``max_epochs``. alpha, w (``= X'Y alpha``), order, thresholds and
-    state are updated in place. Returns ``(b, epochs, active)``.
+    margin) once they have read ``min_work`` entries of X, or after ``max_epochs``.
+    alpha, w (``= X'Y alpha``), order, thresholds and state are updated in place.
+    Returns ``(b, epochs, active, work)``, work the entries of X read or written.
     """
     diagonal, upper, curvature, rho = coordinates
+    indptr = rows[2]
     y_alpha = _dot(y, alpha)
     epochs = 0
+    work = 0
     while epochs < max_epochs:
         _shuffle(order, active, state)
         beta = b + rho * y_alpha
@@ -469,6 +520,7 @@ def _sweeps(rows, y, coordinates, alpha, w, b, spread, max_epochs, order, active
                 _prefetch_row(rows, order[s + 1])
             a = alpha[i]
             gradient = y[i] * (_row_dot(rows, i, w) + beta) - 1.0 + diagonal[i] * a
+            work += indptr[i + 1] - indptr[i]
             if _left_out(a, upper[i], gradient, thresholds):
                 active -= 1
                 order[s], order[active] = order[active], order[s]
@@ -485,6 +537,7 @@ def _sweeps(rows, y, coordinates, alpha, w, b, spread, max_epochs, order, active
                 step = (new - a) * y[i]
                 alpha[i] = new
                 _row_axpy(rows, i, step, w)
+                work += indptr[i + 1] - indptr[i]
                 y_alpha += step
                 beta += rho * step
             s += 1
@@ -492,9 +545,9 @@ def _sweeps(rows, y, coordinates, alpha, w, b, spread, max_epochs, order, active
         b += rho * y_alpha  # the multiplier's step
         thresholds[0] = pg_max if pg_max > 0.0 else np.inf
         thresholds[1] = pg_min if pg_min < 0.0 else -np.inf
-        if pg_max - pg_min <= spread and rho * abs(y_alpha) <= spread:
+        if pg_max - pg_min <= spread and rho * abs(y_alpha) <= spread and work >= min_work:
             break
-    return b, epochs, active
+    return b, epochs, active, work
 
 
 @njit(cache=True)
@@ -563,21 +616,33 @@ def _reactivate(y, coordinates, alpha, b, margins, order, thresholds):
     return active
 
 
-def _slow(previous, gap, epochs, tol):
-    """Whether sweeps at the rate of the last ``epochs`` (from gap ``previous`` to ``gap``)
-    would need more than ``_FACE_WORTH`` epochs more to reach ``tol``: coordinate
-    descent's linear rate on an ill-conditioned dual; a face step then follows.
-    (After the first batch, ``previous`` is inf: not yet known.)"""
+def _face_pays(previous, gap, work, tol, face_rate, prior, spare):
+    """Whether a face step is expected to lower the gap at less work than sweeps, and
+    whether the sweeps are short of work (``(pays, short)``).
+
+    The sweeps' rate is the last batch's: ``log(previous / gap)`` per unit of ``work``
+    (after the first batch, or the first after a face step, ``previous`` is inf: not
+    yet known). They are short when, at that rate, they would need more work than
+    ``spare`` (what the epochs left would do) to reach ``tol``: a face step is then
+    taken, with its conjugate gradients run to the end. Otherwise a face step is taken
+    when its rate, ``face_rate`` (the last one's, as measured), beats the sweeps'; before
+    the first, when the sweeps would need more work than ``prior`` (the work of a face
+    step that finishes): coordinate descent's linear rate on an ill-conditioned dual.
+    """
     if not np.isfinite(previous) or gap <= 0.0:
-        return False
-    rate = np.log(previous / gap) / max(epochs, 1)
-    return rate <= 0.0 or np.log(gap / tol) / rate > _FACE_WORTH
+        return False, False
+    rate = np.log(previous / gap) / max(work, 1)
+    needed = np.log(gap / tol) / rate if rate > 0.0 else np.inf
+    short = needed > spare
+    if face_rate is None:
+        return short or needed > prior, short
+    return short or face_rate > rate, short
 
 
 # -- the face step ------------------------------------------------------------------
 
 
-def _face_step(X, rows, y, coordinates, alpha, w, b):
+def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall):
     """Minimise the dual over the face of the free multipliers; return the new intercept.
 
     On the face ``F = {i : 0 < a_i < U_i}`` (the others fixed at their bounds) and
@@ -593,24 +658,38 @@ def _face_step(X, rows, y, coordinates, alpha, w, b):
     place of its gradient projection steps; up to ``_FACE_ROUNDS`` rounds on the
     face that results. At the face's minimum the free samples sit on the margin
     (``y_i (x_i'w + b) = 1 - D_i a_i``), which fixes the intercept b, the multiplier
-    of ``y'a = 0``. alpha and w are updated in place.
+    of ``y'a = 0``. alpha and w are updated in place. ``target`` and ``stall`` are the
+    conjugate gradients' stopping rules (:func:`_face_cg`; the residual's norm is
+    ``target / ||U_F||``). Returns the intercept and the work (entries of X read or
+    written, feature-sized vectors counted as passes of their length).
     """
     diagonal, upper, curvature, rho = coordinates
     typical = max(float(np.mean(curvature)) - rho, np.finfo(float).tiny)
     change = np.empty(w.size)
+    lengths = np.diff(rows[2])
+    work = 0
     for _ in range(_FACE_ROUNDS):
         free = np.flatnonzero((alpha > 0.0) & (alpha < upper))
         if free.size < 2:  # one free multiplier cannot move on y'a = 0
             break
+        # A pass over the rows of F, and one over a feature-sized vector.
+        face_pass, count, d = int(lengths[free].sum()), free.size, w.size
         labels, ridge, box = y[free], diagonal[free], upper[free]
         gradient = _face_gradient(rows, y, diagonal, alpha, w, free)
+        work += face_pass
         b = -float(labels @ gradient) / free.size
         step = _null_direction(X, free, labels, gradient) if not ridge.any() else None
+        stalled = False
         if step is not None:  # H is singular on the face: the objective is linear along step
             moved = np.zeros(w.size)
+            work += count * (d + 1) * min(count, d + 1)  # the pivoted QR
         else:
-            step, moved = _face_cg(rows, y, diagonal, free, gradient, typical, w.size,
-                                   _FACE_CG_ITERATIONS, _FACE_CG_RTOL)  # fmt: skip
+            step, moved, iterations, stalled = _face_cg(rows, y, diagonal, free, gradient,
+                                                        alpha[free], box, typical, d,
+                                                        _FACE_CG_ITERATIONS, _FACE_CG_RTOL,
+                                                        target / np.linalg.norm(box),
+                                                        stall)  # fmt: skip
+            work += iterations * (2 * face_pass + 3 * d)
         slope = float(gradient @ step)
         if not slope < 0.0:
             break
@@ -636,16 +715,19 @@ def _face_step(X, rows, y, coordinates, alpha, w, b):
                 break
             trial = _onto_box_and_plane(current + t * step, labels, box, target)
             decrease = _objective_change(rows, y, ridge, alpha, w, free, trial, change)
+            work += face_pass + 2 * d
             if decrease <= _ARMIJO * float(gradient @ (trial - current)):
                 break
             halvings += 1
             t = max(0.5 * t, inside) if halvings < _HALVINGS else inside
         _move(rows, y, alpha, w, free, trial)
-        if minimum and t <= inside and t == -slope / bend:  # the face's minimum
+        work += face_pass
+        if minimum and t <= inside and t == -slope / bend and not stalled:  # the face's minimum
             gradient = _face_gradient(rows, y, diagonal, alpha, w, free)
+            work += face_pass
             b = -float(labels @ gradient) / free.size
             break
-    return b
+    return b, work
 
 
 def _null_direction(X, free, labels, gradient):
@@ -763,16 +845,31 @@ def _move(rows, y, alpha, w, free, new):
 
 
 @njit(cache=True)
-def _face_cg(rows, y, diagonal, free, gradient, typical, n_features, max_iter, rtol):
+def _outside(current, step, box):
+    """Whether ``current + step`` leaves the box ``[0, box]``."""
+    for k in range(current.size):
+        value = current[k] + step[k]
+        if value < 0.0 or value > box[k]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _face_cg(rows, y, diagonal, free, gradient, current, box, typical, n_features, max_iter,
+             rtol, enough, stall):  # fmt: skip
     """The minimiser p of ``1/2 p'H p + g'p`` on ``y_F'p = 0`` by projected conjugate
     gradients, and ``X_F'Y_F p``.
 
     ``H = Y_F X_F X_F' Y_F + D_F`` is applied matrix free: two passes over the rows of
-    F per iteration. Stops at ``rtol`` of the first residual, after ``max_iter`` (or
-    twice ``|F|``) iterations, or on a direction of zero curvature (a singular H, as
-    with more samples than features): then the iterate so far, or that direction
-    itself when it is the first (a descent direction along which the objective is
-    linear, to be followed to the box).
+    F per iteration. Stops at ``rtol`` of the first residual or at a residual of norm
+    ``enough`` (with the hinge, the free multipliers' share of the duality gap is at
+    most ``||U_F|| ||r||``), after ``max_iter`` (or twice ``|F|``) iterations, on a
+    direction of zero curvature (a singular H, as with more samples than features):
+    then the iterate so far, or that direction itself when it is the first (a descent
+    direction along which the objective is linear, to be followed to the box), or,
+    when ``current + p`` has left the box ``[0, box]``, once an iteration lowers the
+    quadratic by at most ``stall`` times the decrease so far (the projected search
+    will cut the step anyway). Returns ``(p, X_F'Y_F p, iterations, stalled)``.
     """
     count = free.size
     labels = np.empty(count)
@@ -788,9 +885,13 @@ def _face_cg(rows, y, diagonal, free, gradient, typical, n_features, max_iter, r
     product = np.empty(count)
     squares = _dot(residual, residual)
     first = squares
+    total = 0.0
+    iterations = 0
+    stalled = False
     for _ in range(min(max_iter, 2 * count)):
-        if squares <= rtol * rtol * first or squares == 0.0:
+        if squares <= max(rtol * rtol * first, enough * enough) or squares == 0.0:
             break
+        iterations += 1
         image[:] = 0.0
         for k in range(count):
             if direction[k] != 0.0:
@@ -801,7 +902,7 @@ def _face_cg(rows, y, diagonal, free, gradient, typical, n_features, max_iter, r
         bend = _dot(direction, product)
         if bend <= 1e-12 * typical * _dot(direction, direction):
             if _dot(step, step) == 0.0:
-                return direction, image.copy()
+                return direction, image.copy(), iterations, False
             break
         length = squares / bend
         step += length * direction
@@ -810,4 +911,9 @@ def _face_cg(rows, y, diagonal, free, gradient, typical, n_features, max_iter, r
         previous = squares
         squares = _dot(residual, residual)
         direction = residual + (squares / previous) * direction
-    return step, moved
+        gain = 0.5 * length * previous  # the decrease of the quadratic in this iteration
+        total += gain
+        if gain <= stall * total and _outside(current, step, box):
+            stalled = True
+            break
+    return step, moved, iterations, stalled
