@@ -112,7 +112,7 @@ def _seconds(fit):
 def measure(ours, peer, param, peer_param, X, y, repeats):
     """Median seconds ``{(side, phase): s}`` of first fits and re-fits, alternating."""
     times = {(side, phase): [] for side in ("ours", "peer") for phase in ("first", "refit")}
-    (peer_name, to_peer), = peer_param.items()
+    ((peer_name, to_peer),) = peer_param.items()
     value = ours.get_params()[param]
     for repeat in range(repeats):
         order = ("ours", "peer") if repeat % 2 == 0 else ("peer", "ours")
@@ -157,8 +157,10 @@ def main(argv=None):
             print(profile(found[args.profile], task.X, task.y, args.repeats))
             return rows
         print(f"small corpora: {len(tasks)} tasks, median of {args.repeats}, 1 BLAS thread")
-        print("| estimator | corpus | n x d | peer | ours first ms | peer first ms | first "
-              "ratio | ours re-fit ms | peer re-fit ms | re-fit ratio | backend | target |")
+        print(
+            "| estimator | corpus | n x d | peer | ours first ms | peer first ms | first "
+            "ratio | ours re-fit ms | peer re-fit ms | re-fit ratio | backend | target |"
+        )
         print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for task in tasks:
             X, y = task.X, task.y
@@ -171,8 +173,15 @@ def main(argv=None):
                 refit = seconds["ours", "refit"] / seconds["peer", "refit"]
                 backend = clone(ours).fit(X, y).backend_
                 holds = "holds" if max(first, refit) <= TARGET_RATIO else "fails"
-                rows.append({"estimator": name, "corpus": task.name, "first": first,
-                             "refit": refit, **{"_".join(k): v for k, v in seconds.items()}})
+                rows.append(
+                    {
+                        "estimator": name,
+                        "corpus": task.name,
+                        "first": first,
+                        "refit": refit,
+                        **{"_".join(k): v for k, v in seconds.items()},
+                    }
+                )
                 print(f"| {name} | {task.name} | {X.shape[0]} x {X.shape[1]} | "
                       f"{type(peer).__name__} | {1e3 * seconds['ours', 'first']:.1f} | "
                       f"{1e3 * seconds['peer', 'first']:.1f} | {first:.2f} | "
