@@ -115,3 +115,21 @@ def test_quick_run_prints_both_tables(capsys):
     for statistics, iterations in found.values():
         assert all(count > 0 for count, _, _ in iterations.values())
         assert 0 < statistics["positive"] < 1
+
+
+@pytest.mark.slow
+def test_targets_are_the_real_corpus_statistics():
+    """The targets above, measured again on this machine's apt lists (skipped without)."""
+    from benchmarks.real_text import corpora
+
+    try:
+        ((_, X, y),) = corpora(("hard",), (N,))
+    except FileNotFoundError:
+        pytest.skip("no Debian package lists on this machine")
+    if X.shape != (N, D):
+        pytest.skip(f"other package lists than the targets' ({X.shape})")
+    found = _own_statistics(X, y, queries=3000)
+    for name, (target, tolerance) in TARGETS.items():
+        # The real corpus is the target itself: a tenth of the generator's tolerance
+        # (the near-duplicate shares are estimated on 3000 documents).
+        assert abs(found[name] - target) <= max(tolerance / 10, 0.015), (name, found[name])
