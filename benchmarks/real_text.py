@@ -1,7 +1,8 @@
 """The text sweep on real text: the Debian package descriptions.
 
 ``python -m benchmarks.real_text [--quick] [--sizes 2000,20000,all] [--splits hard,easy]
-[--estimators NAMES] [--repeats 3] [--budget 300] [--logistic] [--one-vs-rest K]``
+[--estimators NAMES] [--repeats 3] [--budget 300] [--logistic]
+[--one-vs-rest K [--as-they-come]]``
 
 The corpus is :func:`sparsify.datasets.load_debian_descriptions` read from the apt
 lists of this machine (``apt-get update -o Acquire::Languages=en`` downloads them;
@@ -27,7 +28,8 @@ protocol and tables (:func:`benchmarks.text_sweep.run_corpora`); the log-log slo
 in n are taken over the subsample sizes. ``--logistic`` runs
 ``SparseLogisticRegression`` against liblinear, saga and skglm instead
 (:func:`benchmarks.logistic.run`'s protocol). ``--one-vs-rest K`` fits the
-documents of the K largest sections, K classes one-vs-rest (:func:`one_vs_rest`).
+documents of the K largest sections, K classes one-vs-rest (:func:`one_vs_rest`), of
+the deduplicated corpus (``--as-they-come``: of the corpus as it comes).
 """
 
 import argparse
