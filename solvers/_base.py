@@ -35,14 +35,16 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from sparsify._dask import is_dask
+from sparsify._public_names import name_inherited
 from sparsify._validation import canonical
 from sparsify.utils import signed_labels
 
@@ -77,7 +79,7 @@ CLASS_WEIGHT_CONSTRAINTS = {"class_weight": [StrOptions({"balanced"}), dict, Non
 #: Fitted attributes with one entry per training sample (0 for a dropped sample).
 _PER_SAMPLE = ("alpha_", "dual_coef_")
 #: Fitted attributes of one binary problem, gathered over the K problems of a
-#: one-vs-rest fit (``BinaryLinearClassifier._gather``).
+#: one-vs-rest fit (``LinearModel._gather``).
 _PER_PROBLEM = (
     "certificate_",
     "dual_gap_",
@@ -218,11 +220,19 @@ def _unknown_parameter(cls, key, valid):
 
 
 class LinearModel(BaseEstimator):
-    """Base of the estimators: fit a model by a planned chain of backends, certified.
+    """The one base of the estimators: fit a model by a planned chain of backends, certified.
 
-    Subclasses set ``_MODEL`` (a key of :data:`solvers._registry.MODELS`) and
-    ``_dpp_params`` (names of the hyperparameters that only change Parameter values of
-    the formulation), and implement the CVXPY side: ``_build_problem(X, y)``,
+    A public estimator lists scikit-learn's ``ClassifierMixin`` or ``RegressorMixin``
+    first, which decides what ``fit`` takes and ``predict`` gives: a classifier maps two
+    classes to -1/+1 for the solver (more classes one-vs-rest, unless
+    ``_one_vs_rest`` is False) and has ``decision_function``; a regressor takes real
+    targets. Each family of models (one private subclass: the L1 models, the 2-norm
+    SVMs, ridge and RLSC, the CV estimators) sets ``_MODEL`` (a key of
+    :data:`solvers._registry.MODELS`) and ``_dpp_params`` (names of the
+    hyperparameters that only change Parameter values of the formulation), and
+    implements ``_fit_problem(X, y)`` (set ``coef_`` (1-D) and ``intercept_`` (a
+    float) on the binary or real problem, with the sample weights of
+    ``_sample_weight``) and the CVXPY side: ``_build_problem(X, y)``,
     ``_parameter_values(X, y) -> {parameter name: value}`` and
     ``_read_solution(problem, X, y)`` (set the fitted attributes from a solved
     problem), ``_certificate(X, y)`` (a :class:`solvers.certificates.Certificate` of
@@ -234,6 +244,12 @@ class LinearModel(BaseEstimator):
     __new__ = checked_new  # an unknown argument names this class and what to pass
     #: The sample weights of the problem being solved, set during ``fit`` (None: all 1).
     _sample_weight = None
+    #: Whether a classifier fits more than two classes one-vs-rest (else a ValueError).
+    _one_vs_rest = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name_inherited(cls)  # errors name the public class, not a private base
 
     def _solve_planned(self, stats, attempt, certify, *, hint=""):
         """Plan the chain for ``stats`` (or take ``solver``) and run it.
@@ -461,6 +477,123 @@ class LinearModel(BaseEstimator):
             return before
         return after
 
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit on X (n_samples, n_features; dense, CSR or CSC) and y.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The training data. A Dask array chunked by rows is fitted through sums over
+            its chunks by the estimators docs/dask.md lists (ridge, RLSC, the lasso, the
+            SVMs); the others raise a TypeError rather than collect it.
+        y : array-like of shape (n_samples,)
+            A classifier's class labels: two classes, or more (one-vs-rest, see the
+            class docstring); a regressor's real targets.
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss term (default 1); an integer weight
+            is the same as repeating the row, 0 the same as dropping it. A classifier's
+            are multiplied by ``class_weight``.
+
+        Returns
+        -------
+        object
+            The fitted estimator (``self``).
+
+        Raises
+        ------
+        ValueError
+            A classifier's y holds fewer than two classes (or more than two for an
+            estimator that is binary only); sample_weight has the wrong length, a
+            negative, NaN or infinite entry, is all 0, or leaves a class with no
+            positive weight.
+        """
+        if is_dask(X):
+            return self._fit_dask(X, y, sample_weight)
+        if _is_classifier(self):
+            return _fit_classifier(self, X, y, sample_weight)
+        X, y = validated(self, X, y, y_numeric=True)
+        self._fit_weighted(X, y, _sample_weights(X, sample_weight), self._fit_problem)
+        return self
+
+    def _fit_one_vs_rest(self, X, y, sample_weight):
+        """One clone per class on (class k: 1, the rest: 0); stack and gather their fits."""
+        weighted = {"class_weight": None} if "class_weight" in self.get_params() else {}
+        self.estimators_ = []
+        for label in self.classes_:
+            binary = clone(self).set_params(**weighted)
+            plain = label.item() if isinstance(label, np.generic) else label  # 'a', not np.str_
+            binary._problem_label = f"class {plain!r} against the rest"  # verbose, errors
+            self.estimators_.append(
+                binary.fit(X, (y == label).astype(int), sample_weight=sample_weight)
+            )
+        self.coef_ = np.vstack([est.coef_ for est in self.estimators_])
+        self.intercept_ = np.concatenate([est.intercept_ for est in self.estimators_])
+        self._gather(self.estimators_)
+
+    def _gather(self, estimators):
+        """Each per-problem attribute of the K binary fits, in class order.
+
+        Numbers (``dual_gap_``, ``n_iter_``, ``objective_``, ``margin_``) become arrays of
+        shape (K,),
+        per-sample arrays (``alpha_``, ``dual_coef_``) arrays of shape (K, n_samples),
+        the others (``certificate_``, ``backend_``, ``support_``, ``solve_attempts_``,
+        ``problem_``) lists of length K. A property of the class (RLSC's
+        ``objective_``) computes itself from the gathered attributes.
+        """
+        for name in _PER_PROBLEM:
+            if isinstance(getattr(type(self), name, None), property):
+                continue
+            if not all(name in est.__dict__ for est in estimators):
+                self.__dict__.pop(name, None)
+                continue
+            values = [est.__dict__[name] for est in estimators]
+            if name in _PER_SAMPLE:
+                values = np.vstack(values)
+            elif all(isinstance(v, Integral) for v in values):
+                values = np.array(values, dtype=int)
+            elif all(isinstance(v, Real) for v in values):
+                values = np.array(values, dtype=float)
+            setattr(self, name, values)
+
+    @available_if(lambda self: _is_classifier(self))
+    def decision_function(self, X):
+        """``X coef_' + intercept_``: shape (n_samples,) for two classes, else (n_samples, K).
+
+        For two classes a positive value means ``classes_[1]``; for K > 2, column k is
+        the score of class k against the rest.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The samples to score. A Dask array gives a lazy Dask array.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            The scores.
+        """
+        return fitted_scores(self, X)
+
+    def predict(self, X):
+        """A classifier's class of each row of X (one of ``classes_``), a regressor's
+        ``X coef_ + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
+            The samples. A Dask array gives a lazy Dask array.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted classes (``classes_[1]`` where :meth:`decision_function` is
+            positive for two classes, else the class of the largest score), or targets.
+        """
+        if _is_classifier(self):
+            return fitted_classes(self, X)
+        return self._linear_response(X)
+
     def _linear_response(self, X):
         return fitted_scores(self, X)
 
@@ -478,6 +611,53 @@ class LinearModel(BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def _is_classifier(estimator):
+    """Whether the estimator is a classifier (lists scikit-learn's ``ClassifierMixin``)."""
+    return isinstance(estimator, ClassifierMixin)
+
+
+def _fit_classifier(estimator, X, y, sample_weight):
+    """``fit`` of a classifier: labels to -1/+1 (one-vs-rest for more than two classes),
+    sample weights times ``class_weight``."""
+    X, y = validated(estimator, X, y)
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y", raise_unknown=True)
+    estimator.classes_ = np.unique(y)
+    if estimator.classes_.size < 2 or y_type not in ("binary", "multiclass"):
+        raise ValueError(
+            "y must hold at least two classes; "
+            f"got {estimator.classes_.size} class(es): {estimator.classes_[:10]}."
+        )
+    if estimator.classes_.size > 2 and not estimator._one_vs_rest:
+        raise ValueError(
+            f"Only binary classification is supported by {type(estimator).__name__}: y must "
+            f"hold exactly two classes; got {estimator.classes_.size}: {estimator.classes_[:10]}. "
+            "Wrap it in sklearn.multiclass.OneVsRestClassifier for more."
+        )
+    sample_weight = _sample_weights(X, sample_weight)
+    class_weight = getattr(estimator, "class_weight", None)
+    if class_weight is not None:
+        per_class = compute_sample_weight(class_weight, y)
+        sample_weight = per_class if sample_weight is None else sample_weight * per_class
+        _check_positive_total(sample_weight, "sample_weight times class_weight")
+    if sample_weight is not None:
+        for name in estimator.classes_:
+            if not np.any(sample_weight[y == name] > 0):
+                raise ValueError(
+                    f"sample_weight (times class_weight) is 0 on every sample of class "
+                    f"{name!r}: every class needs a positive weight."
+                )
+    if estimator.classes_.size == 2:
+        estimator.__dict__.pop("estimators_", None)
+        labels = signed_labels(y, estimator.classes_)
+        estimator._fit_weighted(X, labels, sample_weight, estimator._fit_problem)
+        estimator.coef_ = np.asarray(estimator.coef_, dtype=float).reshape(1, -1)
+        estimator.intercept_ = np.asarray(estimator.intercept_, dtype=float).reshape(1)
+    else:
+        estimator._fit_one_vs_rest(X, y, sample_weight)
+    return estimator
 
 
 def optimal(message="", iterations=1, certificate=None):
@@ -530,168 +710,6 @@ def own_options(options):
     return {key: value for key, value in options.items() if key != "time_limit"}
 
 
-class BinaryLinearClassifier(ClassifierMixin, LinearModel):
-    """Labels: two classes mapped to -1/+1 for the solver; more classes one-vs-rest.
-
-    Subclasses implement ``_fit_pm(X, y_pm)`` (y_pm in {-1, +1}) setting ``coef_`` (1-D)
-    and ``intercept_`` (a float) of the binary problem; ``fit`` then gives them
-    scikit-learn's shapes, ``coef_`` (1, n_features) and ``intercept_`` (1,).
-
-    With K > 2 classes (when ``_one_vs_rest``), class k against the rest is a binary
-    problem fitted by a clone (labels 1 for class k, 0 for the rest), as scikit-learn's
-    ``LinearSVC`` and ``OneVsRestClassifier`` do: ``estimators_`` holds the K fits,
-    ``coef_`` (K, n_features) and ``intercept_`` (K,) stack theirs, and each attribute of
-    a binary problem is gathered over the K problems (``_gather``). ``class_weight``
-    applies to the original classes: it multiplies the sample weights once, and the
-    clones see those weights with ``class_weight=None``.
-    """
-
-    #: Whether more than two classes are fitted one-vs-rest (else a ValueError).
-    _one_vs_rest = True
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Fit on X (n_samples, n_features; dense, CSR or CSC) and class labels y.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
-            The training data. A Dask array chunked by rows is fitted through sums over
-            its chunks by the estimators docs/dask.md lists (ridge, RLSC, the lasso, the
-            SVMs); the others raise a TypeError rather than collect it.
-        y : array-like of shape (n_samples,)
-            Two classes, or more (one-vs-rest, see the class docstring).
-        sample_weight : array-like of shape (n_samples,), optional
-            ``s_i >= 0`` multiplying sample i's loss term (default 1); an integer weight
-            is the same as repeating the row, 0 the same as dropping it. Multiplied by
-            ``class_weight``.
-
-        Returns
-        -------
-        object
-            The fitted estimator (``self``).
-
-        Raises
-        ------
-        ValueError
-            y holds fewer than two classes (or more than two for an estimator that is
-            binary only); sample_weight has the wrong length, a negative, NaN or
-            infinite entry, is all 0, or leaves a class with no positive weight.
-        """
-        if is_dask(X):
-            return self._fit_dask(X, y, sample_weight)
-        X, y = validated(self, X, y)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2 or y_type not in ("binary", "multiclass"):
-            raise ValueError(
-                "y must hold at least two classes; "
-                f"got {self.classes_.size} class(es): {self.classes_[:10]}."
-            )
-        if self.classes_.size > 2 and not self._one_vs_rest:
-            raise ValueError(
-                f"Only binary classification is supported by {type(self).__name__}: y must "
-                f"hold exactly two classes; got {self.classes_.size}: {self.classes_[:10]}. "
-                "Wrap it in sklearn.multiclass.OneVsRestClassifier for more."
-            )
-        sample_weight = _sample_weights(X, sample_weight)
-        class_weight = getattr(self, "class_weight", None)
-        if class_weight is not None:
-            per_class = compute_sample_weight(class_weight, y)
-            sample_weight = per_class if sample_weight is None else sample_weight * per_class
-            _check_positive_total(sample_weight, "sample_weight times class_weight")
-        if sample_weight is not None:
-            for name in self.classes_:
-                if not np.any(sample_weight[y == name] > 0):
-                    raise ValueError(
-                        f"sample_weight (times class_weight) is 0 on every sample of class "
-                        f"{name!r}: every class needs a positive weight."
-                    )
-        if self.classes_.size == 2:
-            self.__dict__.pop("estimators_", None)
-            self._fit_weighted(X, signed_labels(y, self.classes_), sample_weight, self._fit_pm)
-            self.coef_ = np.asarray(self.coef_, dtype=float).reshape(1, -1)
-            self.intercept_ = np.asarray(self.intercept_, dtype=float).reshape(1)
-        else:
-            self._fit_one_vs_rest(X, y, sample_weight)
-        return self
-
-    def _fit_one_vs_rest(self, X, y, sample_weight):
-        """One clone per class on (class k: 1, the rest: 0); stack and gather their fits."""
-        weighted = {"class_weight": None} if "class_weight" in self.get_params() else {}
-        self.estimators_ = []
-        for label in self.classes_:
-            binary = clone(self).set_params(**weighted)
-            plain = label.item() if isinstance(label, np.generic) else label  # 'a', not np.str_
-            binary._problem_label = f"class {plain!r} against the rest"  # verbose, errors
-            self.estimators_.append(
-                binary.fit(X, (y == label).astype(int), sample_weight=sample_weight)
-            )
-        self.coef_ = np.vstack([est.coef_ for est in self.estimators_])
-        self.intercept_ = np.concatenate([est.intercept_ for est in self.estimators_])
-        self._gather(self.estimators_)
-
-    def _gather(self, estimators):
-        """Each per-problem attribute of the K binary fits, in class order.
-
-        Numbers (``dual_gap_``, ``n_iter_``, ``objective_``, ``margin_``) become arrays of
-        shape (K,),
-        per-sample arrays (``alpha_``, ``dual_coef_``) arrays of shape (K, n_samples),
-        the others (``certificate_``, ``backend_``, ``support_``, ``solve_attempts_``,
-        ``problem_``) lists of length K. A property of the class (RLSC's
-        ``objective_``) computes itself from the gathered attributes.
-        """
-        for name in _PER_PROBLEM:
-            if isinstance(getattr(type(self), name, None), property):
-                continue
-            if not all(name in est.__dict__ for est in estimators):
-                self.__dict__.pop(name, None)
-                continue
-            values = [est.__dict__[name] for est in estimators]
-            if name in _PER_SAMPLE:
-                values = np.vstack(values)
-            elif all(isinstance(v, Integral) for v in values):
-                values = np.array(values, dtype=int)
-            elif all(isinstance(v, Real) for v in values):
-                values = np.array(values, dtype=float)
-            setattr(self, name, values)
-
-    def decision_function(self, X):
-        """``X coef_' + intercept_``: shape (n_samples,) for two classes, else (n_samples, K).
-
-        For two classes a positive value means ``classes_[1]``; for K > 2, column k is
-        the score of class k against the rest.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
-            The samples to score. A Dask array gives a lazy Dask array.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            The scores.
-        """
-        return fitted_scores(self, X)
-
-    def predict(self, X):
-        """The class of each row of X (one of ``classes_``): the sign, or the largest score.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
-            The samples to classify. A Dask array gives a lazy Dask array.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The predicted classes: ``classes_[1]`` where :meth:`decision_function` is
-            positive (two classes), else the class of the largest score.
-        """
-        return fitted_classes(self, X)
-
-
 def fitted_scores(estimator, X):
     """``X coef_' + intercept_`` of a fitted estimator: (n,) for one row of ``coef_``, else
     (n, K); a lazy Dask array for a Dask X (:mod:`solvers._dask_models`)."""
@@ -709,58 +727,6 @@ def fitted_classes(estimator, X):
     if is_dask(scores):
         return lazy_classes(scores, estimator.classes_)
     return scores_to_classes(scores, estimator.classes_)
-
-
-class LinearRegressor(RegressorMixin, LinearModel):
-    """Real-valued targets; subclasses implement ``_fit_xy(X, y)`` setting coef_, intercept_."""
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Fit on X (n_samples, n_features; dense, CSR or CSC) and real targets y.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
-            The training data. A Dask array chunked by rows is fitted through sums over
-            its chunks by the estimators docs/dask.md lists (ridge, RLSC, the lasso, the
-            SVMs); the others raise a TypeError rather than collect it.
-        y : array-like of shape (n_samples,)
-            The real targets.
-        sample_weight : array-like of shape (n_samples,), optional
-            ``s_i >= 0`` multiplying sample i's squared residual (default 1); an integer
-            weight is the same as repeating the row, 0 the same as dropping it.
-
-        Returns
-        -------
-        object
-            The fitted estimator (``self``).
-
-        Raises
-        ------
-        ValueError
-            sample_weight has the wrong length, a negative, NaN or infinite entry, or
-            is all 0.
-        """
-        if is_dask(X):
-            return self._fit_dask(X, y, sample_weight)
-        X, y = validated(self, X, y, y_numeric=True)
-        self._fit_weighted(X, y, _sample_weights(X, sample_weight), self._fit_xy)
-        return self
-
-    def predict(self, X):
-        """``X coef_ + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or dask.array.Array of shape (n_samples, n_features)
-            The samples. A Dask array gives a lazy Dask array.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The predicted targets.
-        """
-        return self._linear_response(X)
 
 
 def _sample_weights(X, sample_weight):

@@ -2,7 +2,10 @@
 
 ``L1SVM``, ``SVM2``, ``WeightedLasso`` and ``AdaptiveLasso`` share the penalty
 ``lam sum_j W_j |w_j|``, its weights convention (each ``>= 0`` or ``+inf``: 0
-unpenalised, ``+inf`` excluded) and how a fit runs:
+unpenalised, ``+inf`` excluded) and how a fit runs, all in :class:`WeightedL1Model`;
+the estimators only declare their loss (``_LOSS``: the hinge of eq. 6, the squared
+hinge of eq. 7, the squares of eq. 3), model key, exact path and whether their
+weights are adaptive:
 
 1. the features of infinite weight are left out (their coefficients are 0) and the
    offset columns centred (a Unix timestamp; exact with the free intercept,
@@ -29,20 +32,39 @@ from ._base import (
     BACKEND_CONSTRAINTS,
     CONTROL_CONSTRAINTS,
     POSITIVE,
+    LinearModel,
     fingerprint,
     optimal,
     own_options,
     signature,
 )
+from ._centred_gram import least_squares_factor
 from ._chain import Outcome
 from ._columns import centre_offset_columns
-from ._losses import SQUARES
-from ._penalty import check_penalty_weights, l1_lam_max
-from ._sample_working_set import SampleWorkingSet
-from .certificates import GAP_TOLERANCE
+from ._dask_models import fit_lasso, fit_on_samples
+from ._l2_svm import hinge, read_primal, support
+from ._losses import LOSSES, SQUARES
+from ._memory import dense_fits
+from ._penalty import check_penalty_weights, l1_lam_max, l1_value
+from ._polish import hinge_intercept, refit_on_support
+from ._sample_working_set import cvxpy_on_samples, restricted_outcome
+from .certificates import (
+    GAP_TOLERANCE,
+    _l1_svm_margin_multipliers,
+    l1_svm_certificate,
+    lasso_certificate,
+    svm2_certificate,
+)
 from .exceptions import PathWarning
+from .formulations import l1_svm, svm2, weighted_lasso
+from .ridge import ridge_with_intercept
 
-__all__ = ["WeightedL1Penalty"]
+__all__ = ["WeightedL1Model", "adaptive_weights"]
+
+#: The formulation (:mod:`solvers.formulations`) of each loss with the weighted L1 penalty.
+_FORMULATIONS = {"hinge": l1_svm, "squared_hinge": svm2, "squares": weighted_lasso}
+#: Initial coefficients below this fraction of the largest are round-off: infinite weight.
+_ZERO_RTOL = 1e-10
 
 #: Working sets of features are used by the CVXPY backends when the data has at
 #: least this many features and more than twice as many features as samples.
@@ -62,19 +84,22 @@ def many_features(X):
     return d >= _WS_MIN_FEATURES and d > 2 * n
 
 
-class WeightedL1Penalty(SampleWorkingSet):
-    """The penalty ``lam sum_j W_j |w_j|`` (004 eq. 3-7): hyperparameters, weights, lam_max.
+class WeightedL1Model(LinearModel):
+    """A loss plus the penalty ``lam sum_j W_j |w_j|`` (004 eq. 3, 6, 7): the whole fit.
 
-    Mixed into the estimators whose formulation takes the penalty as the one DPP
-    Parameter ``lam_w = lam * weights`` (a re-fit with a new lam or new weights
-    re-solves the compiled problem).
+    The one base of ``L1SVM``, ``SVM2``, ``WeightedLasso`` and ``AdaptiveLasso``, which
+    declare data only: ``_MODEL`` (the registry's model), ``_LOSS`` (a key of
+    :data:`solvers._losses.LOSSES`: ``"hinge"``, ``"squared_hinge"`` or
+    ``"squares"``), ``path`` (the exact path function of :mod:`solvers.path`),
+    ``_CLOSED_FORM_ZERO`` (True when, with every weight positive, the solution for
+    ``lam >= lam_max`` is ``coef = 0`` and ``intercept = mean(y)``: the lasso and
+    SVM2) and ``_ADAPTIVE`` (the weights come from an initial fit,
+    :func:`adaptive_weights`, instead of ``weights``). Everything that depends on the
+    loss (its formulation, certificate, dual point, multipliers, polish) is chosen
+    here from ``_LOSS``.
 
-    Subclasses set ``_MODEL``, ``path`` (the exact path function of
-    :mod:`solvers.path`) and ``_CLOSED_FORM_ZERO`` (True when, with every weight
-    positive, the solution for ``lam >= lam_max`` is ``coef = 0`` and
-    ``intercept = mean(y)``: the lasso and SVM2), and implement
-    ``_set_solution(X, y, coef, intercept)`` and ``_dual_vector(X, y)`` (the dual
-    point ``v`` of the fitted attributes, whose constraints are ``|X_j'v| <= lam W_j``).
+    The formulation takes the penalty as the one DPP Parameter ``lam_w = lam *
+    weights`` (a re-fit with a new lam or new weights re-solves the compiled problem).
     """
 
     _parameter_constraints = {
@@ -84,7 +109,9 @@ class WeightedL1Penalty(SampleWorkingSet):
         **CONTROL_CONSTRAINTS,
     }
     _dpp_params = ("lam", "weights")
+    _LOSS = None
     _CLOSED_FORM_ZERO = False
+    _ADAPTIVE = False
 
     def __init__(
         self,
@@ -107,9 +134,32 @@ class WeightedL1Penalty(SampleWorkingSet):
         self.verbose = verbose
         self.warm_start = warm_start
 
+    @property
+    def _SAMPLE_WORKING_SET(self):
+        """The hinge-type losses solve on a working set of samples when there are many
+        (:func:`solvers._sample_working_set.cvxpy_on_samples`)."""
+        return self._LOSS != "squares"
+
     def _penalty_weights(self, X, y):
         """The weights of every feature of X (each >= 0 or +inf)."""
+        if self._ADAPTIVE:
+            self.weights_ = adaptive_weights(
+                X, y, self.gamma, self.init, self.init_lam, sample_weight=self._sample_weight
+            )
+            return self.weights_
         return check_penalty_weights(self.weights, X.shape[1])
+
+    def _fit_problem(self, X, y):
+        """The binary (labels -1/+1) or real problem on (X, y)."""
+        if self._LOSS != "squares":
+            self._fit_penalised(X, y)
+            return
+        # The intercept is free: fit y less its (s-weighted) mean and move the intercept
+        # back, exactly; with an offset such as a Unix timestamp (y = 1.7e9 + signal)
+        # the residuals would otherwise cancel to the offset's rounding.
+        offset = float(np.average(y, weights=self._sample_weight))
+        self._fit_penalised(X, y - offset)
+        self.intercept_ += offset
 
     def _fit_penalised(self, X, y):
         """Solve on the features of finite weight; the excluded ones get coefficient 0."""
@@ -136,16 +186,54 @@ class WeightedL1Penalty(SampleWorkingSet):
         self.coef_ = coef
 
     def _fit_kept(self, X, y, weights):
-        """The coefficients of the problem on the columns of X, whose weights are finite.
+        """The lasso with n > 2 (d + 1): the formulation on a factor of the centred Gram matrix.
 
-        Offset columns are centred (the intercept absorbs their means); above lam_max
-        the closed form; otherwise the planned chain. A subclass may reduce the
-        problem before this (the lasso through the d x d Gram matrix when n > d).
-
-        Returns
-        -------
-        ndarray of shape (X.shape[1],)
+        A square root R of the (d + 1) x (d + 1) Gram matrix of the centred data
+        ``[Xc, yc]`` gives ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b. With
+        sample weights s the data are centred at their s-weighted means and the rows
+        scaled by ``sqrt(s_i)`` (then ``sum_i s_i (yc_i - xc_i'b)^2 = ||r - R_X b||^2``),
+        so the problem on the factor is unweighted. Its columns are equilibrated
+        (:func:`solvers._centred_gram.least_squares_factor`), as :meth:`_fit_planned` does with X.
+        :func:`solvers.formulations.weighted_lasso` (or the exact path, which heads the
+        default chain) is solved on the 2 (d + 1) rows ``[R_X; -R_X] / sqrt(2)`` with
+        targets ``[r; -r] / sqrt(2)``, whose column means are 0, so that its intercept
+        is 0 and its objective is the centred one; then ``b0 = ybar - xbar'b`` (the
+        s-weighted means). A sparse X takes this route only when the Gram matrix holds
+        at most ``2 (nnz + n + d)`` entries (:func:`solvers._memory.dense_fits`).
+        One O(n d^2) product replaces an O(n d) pass at every step
+        of the path or every iteration of a backend, and X itself is neither copied
+        nor equilibrated. The answer is certified on the full data (one residual, the
+        column norms from the Gram matrix); if rounding in the factor spoils it, the
+        problem is solved on the full data instead.
+        Otherwise, and when that answer does not certify on X, :meth:`_fit_planned`.
         """
+        n, d = X.shape
+        if self._LOSS != "squares" or n <= 2 * (d + 1) or not dense_fits(X, (d + 1) ** 2):
+            return self._fit_planned(X, y, weights)
+        s = self._sample_weight
+        factor = least_squares_factor(X, y, s)
+        scales = np.where(factor.norms > 0, factor.norms, 1.0)
+        self._sample_weight = None  # the factor's problem is unweighted
+        try:
+            coef = self._fit_planned(factor.rows, factor.targets, weights / scales) / scales
+        finally:
+            self._sample_weight = s
+        self._kept_weights = weights
+        self.coef_ = coef
+        self.intercept_ = float(factor.y_mean - factor.x_mean @ coef)
+        # The norms from the Gram matrix are X's own only without sample weights.
+        certificate = self._certificate(X, y, norms=factor.norms if s is None else None)
+        self.objective_ = certificate.primal
+        certificate = self._with_tolerance(self._certify(X, y, certificate))
+        if not certificate.holds:
+            return self._fit_planned(X, y, weights)
+        self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
+        return self.coef_
+
+    def _fit_planned(self, X, y, weights):
+        """The coefficients on the columns of X: offset columns centred (the intercept
+        absorbs their means); above lam_max the closed form; otherwise the planned
+        chain."""
         X, shift = centre_offset_columns(X)
         self._kept_weights = weights
         if not self._solve_zero(X, y):
@@ -299,7 +387,7 @@ class WeightedL1Penalty(SampleWorkingSet):
             if many_features(X_unit):
                 outcome = self._cvxpy_on_features(X_unit, y, name, options)
             else:
-                outcome = self._cvxpy_on_samples(X_unit, y, name, options)
+                outcome = cvxpy_on_samples(self, X_unit, y, name, options)
         finally:
             self._kept_weights = weights
         if outcome.status == "optimal":
@@ -331,9 +419,9 @@ class WeightedL1Penalty(SampleWorkingSet):
         for _ in range(WS_MAX_ROUNDS):
             self._kept_weights = weights[working]
             try:
-                outcome = self._cvxpy_on_samples(X[:, working], y, name, options)
+                outcome = cvxpy_on_samples(self, X[:, working], y, name, options)
                 if outcome.status == "optimal":
-                    outcome = self._restricted_outcome(X[:, working], y, "features")
+                    outcome = restricted_outcome(self, X[:, working], y, "features")
             finally:
                 self._kept_weights = weights
             if outcome.status != "optimal":
@@ -357,8 +445,119 @@ class WeightedL1Penalty(SampleWorkingSet):
         return optimal(f"on a working set of {working.size} of {d} features")
 
     def _extend(self, X, y, coef, intercept):
-        """Set the full problem's attributes from the solution of a reduced one."""
-        self._set_solution(X, y, coef, intercept)
+        """Set the full problem's attributes from the solution of a reduced one.
+
+        The multipliers of the 1-norm SVM's restricted LP are a dual point of the full
+        one (same samples): they are kept rather than the margin LP solved on every
+        feature."""
+        if self._LOSS != "hinge":
+            self._set_solution(X, y, coef, intercept)
+            return
+        self.coef_, self.intercept_ = coef, float(intercept)
+        self._set_objective(X, y)
+
+    # -- what depends on the loss --------------------------------------------------
+
+    def _build_problem(self, X, y):
+        return _FORMULATIONS[self._LOSS](X, y, sample_weight=self._sample_weight)
+
+    def _read_solution(self, problem, X, y):
+        if self._LOSS == "squares":
+            beta = problem.var_dict["beta"].value
+            self._set_solution(X, y, beta, problem.var_dict["beta0"].value)
+            return
+        read_primal(self, problem)
+        self._set_objective(X, y)
+
+    def _set_objective(self, X, y):
+        """``objective_``: the loss plus ``lam sum_j W_j |w_j|`` at (coef_, intercept_)."""
+        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        loss = LOSSES[self._LOSS].value(y, fitted, self._sample_weight)
+        self.objective_ = loss + l1_value(self.lam, self._kept_weights, self.coef_)
+
+    def _set_solution(self, X, y, coef, intercept):
+        """The fitted attributes at (coef, intercept): the SVMs' multipliers ``alpha_``
+        (004 eq. 6's margin LP, eq. 7's KKT map) and ``support_``, and ``objective_``."""
+        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
+        if self._LOSS == "hinge":
+            alpha = _l1_svm_margin_multipliers(
+                X, y, self.coef_, self.intercept_, self.lam, self._kept_weights,
+                self._sample_weight,
+            )  # fmt: skip
+            if alpha is None:  # not optimal: the certificate will say so
+                inside = hinge(X, y, self.coef_, self.intercept_) > 0
+                alpha = self._weights_or_ones(y.size) * inside
+            self._set_multipliers(alpha)
+        elif self._LOSS == "squared_hinge":
+            self._set_multipliers(self._loss_dual_point(X, y))
+        self._set_objective(X, y)
+
+    def _set_multipliers(self, alpha):
+        self.alpha_ = alpha
+        self.support_ = support(alpha)
+
+    def _set_dual_solution(self, X, y, coef, intercept, alpha):
+        """The fitted attributes from a solution and the LP's multipliers."""
+        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
+        self._set_multipliers(alpha)
+        self._set_objective(X, y)
+
+    def _lift_samples(self, X, y, alpha):
+        """The full problem's attributes from the multipliers of every sample."""
+        self._set_multipliers(alpha)
+        self._set_objective(X, y)
+
+    def _loss_dual_point(self, X, y):
+        """The loss's dual point at the fitted values: ``a = 2 s [1 - y f]_+`` (004 eq.
+        7's KKT map) or the weighted residual ``2 s (y - f)`` (eq. 3)."""
+        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        return LOSSES[self._LOSS].dual_point(y, fitted, self._sample_weight)
+
+    def _dual_vector(self, X, y):
+        """The dual point ``v`` of the fitted attributes, whose constraints are
+        ``|X_j'v| <= lam W_j``: ``Y a`` for the SVMs, the residual for the lasso."""
+        if self._LOSS == "hinge":
+            return y * self.alpha_
+        point = self._loss_dual_point(X, y)
+        return y * point if LOSSES[self._LOSS].labels else point
+
+    def _certificate(self, X, y, norms=None):
+        s, weights = self._sample_weight, self._kept_weights
+        coef, intercept = self.coef_, self.intercept_
+        if self._LOSS == "hinge":
+            return l1_svm_certificate(
+                X, y, coef, intercept, self.lam, weights, alpha=self.alpha_, sample_weight=s
+            )
+        if self._LOSS == "squared_hinge":
+            return svm2_certificate(X, y, coef, intercept, self.lam, weights, sample_weight=s)
+        return lasso_certificate(
+            X, y, coef, intercept, self.lam, weights, sample_weight=s, norms=norms
+        )
+
+    def _polish(self, X, y):
+        """The exact optimum on the backend's pattern (:mod:`solvers._polish`); for the
+        1-norm SVM, the best intercept."""
+        s = self._sample_weight
+        if self._LOSS == "hinge":
+            offsets = np.asarray(X @ self.coef_).ravel()
+            intercept = hinge_intercept(offsets, y, squared=False, sample_weight=s)
+            self._set_solution(X, y, self.coef_, intercept)
+            return
+        rows = {"rows": "margin"} if self._LOSS == "squared_hinge" else {}
+        refitted = refit_on_support(
+            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights,
+            sample_weight=s, **rows,
+        )  # fmt: skip
+        if refitted is not None:
+            self._set_solution(X, y, *refitted)
+
+    def _fit_dask(self, X, y, sample_weight):
+        """Fit a Dask X: the lasso through its centred Gram matrix
+        (:func:`solvers._dask_models.fit_lasso`), the SVMs through a working set of
+        samples (:func:`solvers._dask_models.fit_on_samples`), certified over its chunks."""
+        if self._LOSS == "squares":
+            return fit_lasso(self, X, y, sample_weight)
+        return fit_on_samples(self, X, y, sample_weight)
 
     def _parameter_values(self, X, y):
         values = {"lam_w": self.lam * self._kept_weights}
@@ -392,3 +591,14 @@ class WeightedL1Penalty(SampleWorkingSet):
             warnings.simplefilter("ignore", PathWarning)
             path = cls.path(X, y, weights, sample_weight=sample_weight, max_steps=1)
             return float(path.lams[0])
+
+
+def adaptive_weights(X, y, gamma, init, init_lam, *, sample_weight=None):
+    """The adaptive lasso's weights ``|b_init|^-gamma`` (004 eq. 3), b_init from least
+    squares (``init="ols"``) or ridge at ``init_lam``; a coefficient at round-off (below
+    1e-10 of the largest) is 0, its weight +inf."""
+    lam = init_lam if init == "ridge" else 0.0
+    beta = np.abs(ridge_with_intercept(X, y, lam, sample_weight=sample_weight)[0])
+    beta[beta <= _ZERO_RTOL * beta.max(initial=0.0)] = 0.0  # round-off, not a coefficient
+    with np.errstate(divide="ignore"):
+        return beta**-gamma

@@ -28,17 +28,17 @@ from sklearn.utils.extmath import row_norms
 
 from sparsify.utils import column_norms
 
-from ._base import optimal, own_options, signature
+from ._base import LinearModel, optimal, own_options, signature
 from ._chain import Outcome
 from ._columns import centre_offset_columns, large_columns
 from ._dask_models import fit_on_samples
 from ._losses import LOSSES, margin_slack
 from ._polish import hinge_intercept, refit_svm_dual
-from ._sample_working_set import SampleWorkingSet
+from ._sample_working_set import cvxpy_on_samples
 from .certificates import GAP_TOLERANCE, svm_certificate
 from .ridge import dominant_columns
 
-__all__ = ["TwoNormSVM", "c_plans", "large_column_scale"]
+__all__ = ["TwoNormSVM", "c_plans", "large_column_scale", "read_primal"]
 
 _SUPPORT_RTOL = 1e-6
 #: ``C`` times the mean squared norm of a sample, outside this range, is extreme: the
@@ -60,6 +60,22 @@ def margin(w):
 def hinge(X, y, w, b):
     """``max(0, 1 - y_i (x_i'w + b))`` for every sample."""
     return margin_slack(y, np.asarray(X @ w).ravel() + b)
+
+
+def read_primal(est, problem, column_scale=None):
+    """Set coef_, intercept_, alpha_, support_ from a solved hinge-type primal.
+
+    ``column_scale``: the t of ``svm_primal``'s rescaled coordinates, ``w = v / t``.
+    """
+    v = problem.var_dict
+    if column_scale is not None:
+        w = v["v"].value / column_scale
+    else:
+        w = v["w"].value if "w" in v else v["w_pos"].value - v["w_neg"].value
+    est.coef_ = np.asarray(w, dtype=float)
+    est.intercept_ = float(problem.var_dict["b"].value)
+    est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
+    est.support_ = support(est.alpha_)
 
 
 def row_squares(X):
@@ -108,7 +124,7 @@ def large_column_scale(norms):
     return scale
 
 
-class TwoNormSVM(SampleWorkingSet):
+class TwoNormSVM(LinearModel):
     """The fit of the 2-norm SVMs: centring, the planned chain, CVXPY's transformations.
 
     Subclasses set ``_MODEL``, ``_SQUARED`` (the squared hinge) and implement the
@@ -126,7 +142,7 @@ class TwoNormSVM(SampleWorkingSet):
         """The C of the problem being solved (another one while a C plan runs)."""
         return self.__dict__.get("_C_plan", self.C)
 
-    def _fit_pm(self, X, y):
+    def _fit_problem(self, X, y):
         centred, shift = centre_offset_columns(X)
         squares = row_squares(centred)
         s = self._weights_or_ones(y.size)
@@ -229,7 +245,7 @@ class TwoNormSVM(SampleWorkingSet):
                 self._C_plan = C_solved
                 data = X if scale == 1.0 else X * np.sqrt(scale)
                 try:
-                    outcome = self._cvxpy_on_samples(data, y, name, options)
+                    outcome = cvxpy_on_samples(self, data, y, name, options)
                 finally:
                     del self._C_plan
                 if outcome.status != "optimal" or (scale, C_solved) == (1.0, self.C):

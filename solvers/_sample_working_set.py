@@ -16,7 +16,7 @@ from ._base import fingerprint, optimal
 from ._chain import Outcome
 from ._subsets import balanced_subset
 
-__all__ = ["SampleWorkingSet", "many_samples"]
+__all__ = ["cvxpy_on_samples", "many_samples", "restricted_outcome"]
 
 #: Working sets of samples are used with at least this many samples, more than ten
 #: per feature; the first set has max(this / 2, 10 d) samples.
@@ -33,67 +33,65 @@ def many_samples(X):
     return n >= _WS_MIN_SAMPLES and n > 10 * d
 
 
-class SampleWorkingSet:
-    """Mixed into estimators whose CVXPY backends may run on a subset of samples.
+def cvxpy_on_samples(estimator, X, y, name, options):
+    """CVXPY's backend ``name`` on (X, y) for ``estimator``, on a working set of samples
+    when its loss is hinge-type (``estimator._SAMPLE_WORKING_SET``) and there are many
+    samples; the outcome is optimal only when the answer certifies on all of X.
 
-    Subclasses set ``_SAMPLE_WORKING_SET`` (True for the hinge-type losses) and
-    implement ``_lift_samples(X, y, alpha)``: set the full problem's attributes from
-    the multipliers of every sample (0 outside the subset).
+    The backend runs as :meth:`solvers._base.LinearModel._cvxpy_attempt` (any backend
+    of the estimator's formulation); the full problem's attributes are then set from
+    the multipliers of every sample (0 outside the subset) by ``_lift_samples(X, y,
+    alpha)`` of the estimator's family.
     """
-
-    _SAMPLE_WORKING_SET = False
-
-    def _cvxpy_on_samples(self, X, y, name, options):
-        """CVXPY's backend ``name`` on (X, y), on a working set of samples when there
-        are many; the outcome is optimal only when the answer certifies on all of X."""
-        if not (self._SAMPLE_WORKING_SET and many_samples(X)):
-            outcome = self._cvxpy_attempt(X, y, name, options)
+    if not (estimator._SAMPLE_WORKING_SET and many_samples(X)):
+        outcome = estimator._cvxpy_attempt(X, y, name, options)
+        if outcome.status == "optimal":
+            estimator._certify(X, y)  # polished here, in the units the backend saw
+        return outcome
+    n, d = X.shape
+    weights = estimator._sample_weight
+    key = fingerprint(X, y, estimator._weights_or_ones(n))
+    working = estimator._warm_state("SAMPLES", key)
+    if working is None:
+        working = balanced_subset(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
+    for _ in range(_WS_MAX_ROUNDS):
+        subset = X[working], y[working]
+        if weights is not None:
+            estimator._sample_weight = weights[working]
+        try:
+            outcome = estimator._cvxpy_attempt(*subset, name, options)
             if outcome.status == "optimal":
-                self._certify(X, y)  # polished here, in the units the backend saw
+                outcome = restricted_outcome(estimator, *subset, "samples")
+        finally:
+            estimator._sample_weight = weights
+        if outcome.status != "optimal":
             return outcome
-        n, d = X.shape
-        weights = self._sample_weight
-        key = fingerprint(X, y, self._weights_or_ones(n))
-        working = self._warm_state("SAMPLES", key)
-        if working is None:
-            working = balanced_subset(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
-        for _ in range(_WS_MAX_ROUNDS):
-            subset = X[working], y[working]
-            if weights is not None:
-                self._sample_weight = weights[working]
-            try:
-                outcome = self._cvxpy_attempt(*subset, name, options)
-                if outcome.status == "optimal":
-                    outcome = self._restricted_outcome(*subset, "samples")
-            finally:
-                self._sample_weight = weights
-            if outcome.status != "optimal":
-                return outcome
-            alpha = np.zeros(n)
-            alpha[working] = self.alpha_
-            self._lift_samples(X, y, alpha)
-            margins = y * (np.asarray(X @ self.coef_).ravel() + self.intercept_)
-            outside = np.ones(n, dtype=bool)
-            outside[working] = False
-            violators = np.flatnonzero(outside & (margins < 1.0))
-            if violators.size == 0:
-                # Every sample left out has margin >= 1, so its multiplier 0 is the full
-                # problem's and the subset's multipliers are the rest of the full dual
-                # solution. (A certified w alone is not enough: the multipliers of
-                # samples inside the margin would be missing from alpha_.)
-                break
-            if working.size + violators.size > _WS_FULL_FRACTION * n:
-                working = np.arange(n)  # most samples matter: the full problem at once
-            else:
-                working = np.union1d(working, violators)
-        self._keep_warm_state("SAMPLES", key, working)
-        self._certify(X, y)  # polished here, in the units the backend saw
-        return optimal(f"on a working set of {working.size} of {n} samples")
+        alpha = np.zeros(n)
+        alpha[working] = estimator.alpha_
+        estimator._lift_samples(X, y, alpha)
+        margins = y * (np.asarray(X @ estimator.coef_).ravel() + estimator.intercept_)
+        outside = np.ones(n, dtype=bool)
+        outside[working] = False
+        violators = np.flatnonzero(outside & (margins < 1.0))
+        if violators.size == 0:
+            # Every sample left out has margin >= 1, so its multiplier 0 is the full
+            # problem's and the subset's multipliers are the rest of the full dual
+            # solution. (A certified w alone is not enough: the multipliers of
+            # samples inside the margin would be missing from alpha_.)
+            break
+        if working.size + violators.size > _WS_FULL_FRACTION * n:
+            working = np.arange(n)  # most samples matter: the full problem at once
+        else:
+            working = np.union1d(working, violators)
+    estimator._keep_warm_state("SAMPLES", key, working)
+    estimator._certify(X, y)  # polished here, in the units the backend saw
+    return optimal(f"on a working set of {working.size} of {n} samples")
 
-    def _restricted_outcome(self, X, y, what):
-        """Optimal when the fitted attributes certify on the working set (X, y) of
-        ``what`` (polished if needed): only then does the set grow from them."""
-        certificate = self._certify(X, y)
-        if certificate.holds:
-            return optimal()
-        return Outcome("uncertified", f"on the working set of {what}: {certificate}")
+
+def restricted_outcome(estimator, X, y, what):
+    """Optimal when the fitted attributes of ``estimator`` certify on the working set
+    (X, y) of ``what`` (polished if needed): only then does the set grow from them."""
+    certificate = estimator._certify(X, y)
+    if certificate.holds:
+        return optimal()
+    return Outcome("uncertified", f"on the working set of {what}: {certificate}")

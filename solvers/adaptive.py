@@ -22,11 +22,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 from sparsify._dask import is_dask
-from sparsify._public_names import PublicNames
+from sparsify._public_names import name_inherited
 
 from ._base import (
     BACKEND_CONSTRAINTS,
@@ -68,12 +69,17 @@ _COPIED = (
 class _AdaptiveL1(BaseEstimator):
     """Shared by the three estimators: weights, then lam, then the weighted model.
 
-    Subclasses set ``_base(self)`` (the name of the base model) and implement
-    ``_weights(X, y, X_val, y_val) -> ndarray`` (the weights for this fit).
+    The public classes list scikit-learn's ``ClassifierMixin`` (``_classifier``: the
+    SVMs, base model ``base``) or ``RegressorMixin`` (the lasso), compute the weights
+    in ``fit`` and hand them to :meth:`_fit_weighted`.
     """
 
     _classifier = True
     __new__ = checked_new  # an unknown argument names this class and what to pass
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name_inherited(cls)  # errors name the public class, not this one
 
     def _validate(self, X, y, X_val, y_val, *, reset):
         """Validated (X, y, X_val, y_val); sets ``classes_`` (classifiers) when ``reset``."""
@@ -110,7 +116,7 @@ class _AdaptiveL1(BaseEstimator):
         chosen on, the held-out share's scores and the final fit.
         """
         self.weights_ = weights
-        model = MODELS[self._base()](
+        model = MODELS[_base_model(self)](
             weights=weights,
             solver=self.solver,
             solver_options=self.solver_options,
@@ -173,20 +179,7 @@ class _AdaptiveL1(BaseEstimator):
     def _linear_response(self, X):
         return fitted_scores(self, X)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
-
-class _BinaryClassifier(PublicNames, ClassifierMixin, _AdaptiveL1):
-    _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
+    @available_if(lambda self: self._classifier)
     def decision_function(self, X):
         """``X coef_' + intercept_``, shape (n_samples,); positive means ``classes_[1]``.
 
@@ -203,132 +196,150 @@ class _BinaryClassifier(PublicNames, ClassifierMixin, _AdaptiveL1):
         return fitted_scores(self, X)
 
     def predict(self, X):
-        """The class of each row of X (one of ``classes_``).
+        """The class of each row of X (one of ``classes_``; the SVMs), or ``X coef_ +
+        intercept_`` (the lasso).
 
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-            The samples to classify.
+            The samples.
 
         Returns
         -------
         ndarray of shape (n_samples,)
-            ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``.
+            ``classes_[1]`` where :meth:`decision_function` is positive, else
+            ``classes_[0]``; the predicted targets of the lasso.
         """
-        return fitted_classes(self, X)
+        if self._classifier:
+            return fitted_classes(self, X)
+        return self._linear_response(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        if tags.classifier_tags is not None:
+            tags.classifier_tags.multi_class = False
+        return tags
 
 
-class _RSStream(PublicNames):
-    """``fit`` and ``partial_fit`` of the RS models (004 Algorithm 1 and sec. 4.2)."""
+def _base_model(estimator):
+    """The name of the weighted model (a key of :data:`MODELS`): ``base`` of the SVMs."""
+    return estimator.base if estimator._classifier else "lasso"
 
-    def _rs_weights(self, X, y, X_val, y_val, sample_weight):
-        n = X.shape[0]
-        block_size = self.block_size
-        smallest = 2 if X_val is not None else 3  # blocks of >= 2, and rows left out
-        if block_size is None and n < smallest:
-            raise ValueError(
-                f"{type(self).__name__} needs at least {smallest} samples: its blocks hold "
-                f"at least 2{'' if X_val is not None else ' and leave one out to validate on'}"
-                f"; got n_samples={n}. Fit on more samples, or give X_val and y_val."
-            )
-        if block_size is None:  # 20% of the rows (004 sec. 4.1), and some left out
-            block_size = min(max(2, round(0.2 * n)), n if X_val is not None else n - 1)
-        n_blocks = self.n_blocks
-        if n_blocks is None:  # 10 n / B blocks (004 sec. 4.2)
-            n_blocks = int(np.ceil(10 * n / block_size))
-        return rs_weights(
-            X,
-            y,
-            base=self._base(),
-            block_size=block_size,
-            n_blocks=n_blocks,
-            X_val=X_val,
-            y_val=y_val,
-            n_jobs=self.n_jobs,
-            random_state=self.random_state,
-            cap=self.cap,
-            sample_weight=sample_weight,
+
+# ``fit`` and ``partial_fit`` of the RS models (004 Algorithm 1 and sec. 4.2), shared by
+# RSWeightedSVM and RSWeightedLasso (each names them after itself).
+
+
+def _rs_weights(estimator, X, y, X_val, y_val, sample_weight):
+    """The RS weights of one fit or frame (004 Algorithm 1), with the blocks' defaults."""
+    n = X.shape[0]
+    block_size = estimator.block_size
+    smallest = 2 if X_val is not None else 3  # blocks of >= 2, and rows left out
+    if block_size is None and n < smallest:
+        raise ValueError(
+            f"{type(estimator).__name__} needs at least {smallest} samples: its blocks hold "
+            f"at least 2{'' if X_val is not None else ' and leave one out to validate on'}"
+            f"; got n_samples={n}. Fit on more samples, or give X_val and y_val."
         )
+    if block_size is None:  # 20% of the rows (004 sec. 4.1), and some left out
+        block_size = min(max(2, round(0.2 * n)), n if X_val is not None else n - 1)
+    n_blocks = estimator.n_blocks
+    if n_blocks is None:  # 10 n / B blocks (004 sec. 4.2)
+        n_blocks = int(np.ceil(10 * n / block_size))
+    return rs_weights(
+        X,
+        y,
+        base=_base_model(estimator),
+        block_size=block_size,
+        n_blocks=n_blocks,
+        X_val=X_val,
+        y_val=y_val,
+        n_jobs=estimator.n_jobs,
+        random_state=estimator.random_state,
+        cap=estimator.cap,
+        sample_weight=sample_weight,
+    )
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
-        """RS weights on X, y (004 Algorithm 1), then the weighted model.
+@_fit_context(prefer_skip_nested_validation=True)
+def _rs_fit(estimator, X, y, X_val=None, y_val=None, sample_weight=None):
+    """RS weights on X, y (004 Algorithm 1), then the weighted model.
 
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The training data.
-        y : array-like of shape (n_samples,)
-            Two classes (the SVMs) or real targets (the lasso).
-        X_val : array-like or sparse matrix of shape (n_val, n_features), optional
-            Validation data for the blocks and for lam (with ``y_val``); default: the
-            examples left out of each block, and a held-out share for lam.
-        y_val : array-like of shape (n_val,), optional
-            The targets of ``X_val`` (given with it or not at all).
-        sample_weight : array-like of shape (n_samples,), optional
-            ``s_i >= 0`` multiplying sample i's loss (default 1): in the blocks' paths,
-            the held-out scores and the weighted model (``X_val`` is unweighted).
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        The training data.
+    y : array-like of shape (n_samples,)
+        Two classes (the SVMs) or real targets (the lasso).
+    X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+        Validation data for the blocks and for lam (with ``y_val``); default: the
+        examples left out of each block, and a held-out share for lam.
+    y_val : array-like of shape (n_val,), optional
+        The targets of ``X_val`` (given with it or not at all).
+    sample_weight : array-like of shape (n_samples,), optional
+        ``s_i >= 0`` multiplying sample i's loss (default 1): in the blocks' paths,
+        the held-out scores and the weighted model (``X_val`` is unweighted).
 
-        Returns
-        -------
-        object
-            The fitted estimator (``self``).
+    Returns
+    -------
+    object
+        The fitted estimator (``estimator``).
 
-        Raises
-        ------
-        ValueError
-            A hyperparameter is out of range, y of a classifier does not hold exactly
-            two classes, only one of ``X_val`` and ``y_val`` is given, or
-            ``sample_weight`` is not n_samples numbers >= 0, not all 0.
-        """
-        X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
-        s = _sample_weights(X, sample_weight)
-        weights = self._rs_weights(X, y, X_val, y_val, s)
-        return self._fit_weighted(X, y, X_val, y_val, weights, s)
+    Raises
+    ------
+    ValueError
+        A hyperparameter is out of range, y of a classifier does not hold exactly
+        two classes, only one of ``X_val`` and ``y_val`` is given, or
+        ``sample_weight`` is not n_samples numbers >= 0, not all 0.
+    """
+    X, y, X_val, y_val = estimator._validate(X, y, X_val, y_val, reset=True)
+    s = _sample_weights(X, sample_weight)
+    weights = _rs_weights(estimator, X, y, X_val, y_val, s)
+    return estimator._fit_weighted(X, y, X_val, y_val, weights, s)
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def partial_fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
-        """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
+@_fit_context(prefer_skip_nested_validation=True)
+def _rs_partial_fit(estimator, X, y, X_val=None, y_val=None, sample_weight=None):
+    """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
 
-        The first call starts from the frame's RS weights. Each call adds the frame's
-        RS weights to ``weights_`` and refits the weighted model on this frame alone
-        (lam chosen on it as in ``fit``). With an int ``random_state`` every frame's
-        blocks are drawn from the same seed.
+    The first call starts from the frame's RS weights. Each call adds the frame's
+    RS weights to ``weights_`` and refits the weighted model on this frame alone
+    (lam chosen on it as in ``fit``). With an int ``random_state`` every frame's
+    blocks are drawn from the same seed.
 
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The frame; the same features as the earlier frames.
-        y : array-like of shape (n_samples,)
-            The frame's targets.
-        X_val : array-like or sparse matrix of shape (n_val, n_features), optional
-            As in ``fit``.
-        y_val : array-like of shape (n_val,), optional
-            As in ``fit``.
-        sample_weight : array-like of shape (n_samples,), optional
-            The frame's sample weights, as in ``fit``.
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        The frame; the same features as the earlier frames.
+    y : array-like of shape (n_samples,)
+        The frame's targets.
+    X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+        As in ``fit``.
+    y_val : array-like of shape (n_val,), optional
+        As in ``fit``.
+    sample_weight : array-like of shape (n_samples,), optional
+        The frame's sample weights, as in ``fit``.
 
-        Returns
-        -------
-        object
-            The estimator (``self``), fitted on this frame with the summed weights.
+    Returns
+    -------
+    object
+        The estimator (``estimator``), fitted on this frame with the summed weights.
 
-        Raises
-        ------
-        ValueError
-            As in ``fit``; also when the frame's features or classes differ from the
-            earlier frames'.
-        """
-        first = not hasattr(self, "weights_")
-        X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=first)
-        s = _sample_weights(X, sample_weight)
-        weights = self._rs_weights(X, y, X_val, y_val, s)
-        if not first:
-            weights = self.weights_ + weights
-        return self._fit_weighted(X, y, X_val, y_val, weights, s)
+    Raises
+    ------
+    ValueError
+        As in ``fit``; also when the frame's features or classes differ from the
+        earlier frames'.
+    """
+    first = not hasattr(estimator, "weights_")
+    X, y, X_val, y_val = estimator._validate(X, y, X_val, y_val, reset=first)
+    s = _sample_weights(X, sample_weight)
+    weights = _rs_weights(estimator, X, y, X_val, y_val, s)
+    if not first:
+        weights = estimator.weights_ + weights
+    return estimator._fit_weighted(X, y, X_val, y_val, weights, s)
 
 
-class HybridSVM(_BinaryClassifier):
+class HybridSVM(ClassifierMixin, _AdaptiveL1):
     """Zou's hybrid SVM (004 eq. 4-5): the 1-norm SVM or SVM2 with weights ``|beta_l2|^-gamma``.
 
     The weights come from the best 2-norm SVM over ``C_grid``
@@ -417,6 +428,7 @@ class HybridSVM(_BinaryClassifier):
     True
     """
 
+    _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
     _parameter_constraints = {
         "base": [StrOptions({"l1", "svm2"})],
         "gamma": [POSITIVE],
@@ -457,9 +469,6 @@ class HybridSVM(_BinaryClassifier):
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
-
-    def _base(self):
-        return self.base
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
@@ -511,7 +520,7 @@ class HybridSVM(_BinaryClassifier):
         return self._fit_weighted(X, y, X_val, y_val, weights, s)
 
 
-class RSWeightedSVM(_RSStream, _BinaryClassifier):
+class RSWeightedSVM(ClassifierMixin, _AdaptiveL1):
     """The 1-norm SVM or SVM2 with randomized-sampling weights (004 Algorithm 1).
 
     The weights ``W = 1 / V`` count how often each feature is selected on K random
@@ -603,6 +612,8 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
     True
     """
 
+    _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
+    fit = _rs_fit
     _parameter_constraints = {
         "base": [StrOptions({"l1", "svm2"})],
         "block_size": [None, Interval(Integral, 2, None, closed="left")],
@@ -647,9 +658,6 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
         self.max_iter = max_iter
         self.verbose = verbose
 
-    def _base(self):
-        return self.base
-
     def partial_fit(self, X, y, X_val=None, y_val=None, classes=None):
         """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
 
@@ -689,10 +697,10 @@ class RSWeightedSVM(_RSStream, _BinaryClassifier):
                     f"classes must be the two labels of y; got classes={expected.tolist()} "
                     f"and labels {found[:10].tolist()} in y."
                 )
-        return super().partial_fit(X, y, X_val, y_val)
+        return _rs_partial_fit(self, X, y, X_val, y_val)
 
 
-class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
+class RSWeightedLasso(RegressorMixin, _AdaptiveL1):
     """The weighted lasso (004 eq. 3) with randomized-sampling weights (004 Algorithm 1).
 
     As :class:`RSWeightedSVM`, with the lasso path on each block (chosen by R^2) and
@@ -772,6 +780,8 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
 
     _classifier = False
     _scaling_model = "lasso"
+    fit = _rs_fit
+    partial_fit = _rs_partial_fit
     _parameter_constraints = {
         k: v for k, v in RSWeightedSVM._parameter_constraints.items() if k != "base"
     }
@@ -804,21 +814,3 @@ class RSWeightedLasso(_RSStream, RegressorMixin, _AdaptiveL1):
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
-
-    def _base(self):
-        return "lasso"
-
-    def predict(self, X):
-        """``X coef_ + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            The samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The predicted targets.
-        """
-        return self._linear_response(X)

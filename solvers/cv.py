@@ -45,20 +45,17 @@ from numbers import Integral, Real
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import is_classifier
+from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier
 from sklearn.metrics import get_scorer_names
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from sparsify._public_names import PublicNames
-
 from ._base import (
     BACKEND_CONSTRAINTS,
     CONTROL_CONSTRAINTS,
     FINAL_FIT_CONTROLS,
-    BinaryLinearClassifier,
-    LinearRegressor,
+    LinearModel,
 )
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
@@ -76,13 +73,18 @@ _MARKED = 100
 _COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_")
 
 
-class _PathCV(PublicNames):
+class _PathCV(LinearModel):
     """The CV curve on the folds' exact paths, lambda.min/lambda.1se, the certified refit.
 
-    Subclasses set ``_estimator_class`` (`WeightedLasso`, `L1SVM` or `SVM2`, whose
-    ``path`` and ``lam_max`` are used) and mix in `LinearRegressor` or
-    `BinaryLinearClassifier` (validation, labels, ``predict``).
+    The public classes declare ``_estimator_class`` (`WeightedLasso`, `L1SVM` or
+    `SVM2`, whose ``path`` and ``lam_max`` are used), the default scoring
+    (``_default_scoring``; None: accuracy) and list scikit-learn's ``RegressorMixin``
+    or ``ClassifierMixin`` (validation, labels, ``predict``). A classifier takes two
+    classes only: each class's own lam would not be one ``lam_``.
     """
+
+    _one_vs_rest = False
+    _default_scoring = None  # accuracy (solvers.path.Path.scores)
 
     _parameter_constraints = {
         "weights": ["array-like", None],
@@ -163,12 +165,17 @@ class _PathCV(PublicNames):
         finally:
             del self._sample_weight
 
-    def _fit_xy(self, X, y):
+    def _fit_problem(self, X, y):
+        if is_classifier(self):
+            # The folds see the original labels, so that a scorer's pos_label applies.
+            y = self.classes_[(y > 0).astype(int)]
         self._fit_cv(X, y)
 
-    def _fit_pm(self, X, y_pm):
-        # The folds see the original labels, so that a scorer's pos_label applies.
-        self._fit_cv(X, self.classes_[(y_pm > 0).astype(int)])
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if tags.classifier_tags is not None:
+            tags.classifier_tags.multi_class = False
+        return tags
 
     def _fit_cv(self, X, y):
         s = self._sample_weight
@@ -460,19 +467,7 @@ _CLASSES = """
         scikit-learn's linear classifiers."""
 
 
-class _BinaryPathCV(_PathCV, BinaryLinearClassifier):
-    """A classifier of `_PathCV`: two classes only (each class's own lam is not one ``lam_``)."""
-
-    _one_vs_rest = False
-    _default_scoring = None  # accuracy (solvers.path.Path.scores)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-
-class WeightedLassoCV(_PathCV, LinearRegressor):
+class WeightedLassoCV(RegressorMixin, _PathCV):
     __doc__ = (
         """The weighted lasso (004 eq. 3) with lam chosen by K-fold CV on exact LARS paths.
 
@@ -506,7 +501,7 @@ class WeightedLassoCV(_PathCV, LinearRegressor):
     _default_scoring = staticmethod(_negative_mean_squared_error)
 
 
-class L1SVMCV(_BinaryPathCV):
+class L1SVMCV(ClassifierMixin, _PathCV):
     __doc__ = """The 1-norm SVM (004 eq. 6) with lam chosen by K-fold CV on exact paths.
 
     Each fold's `solvers.path.l1_svm_path` is constant in lam between breakpoints, so
@@ -538,7 +533,7 @@ class L1SVMCV(_BinaryPathCV):
     _estimator_class = L1SVM
 
 
-class SVM2CV(_BinaryPathCV):
+class SVM2CV(ClassifierMixin, _PathCV):
     __doc__ = """SVM2 (004 eq. 7) with lam chosen by K-fold CV on exact paths (Rosset & Zhu 2007).
 
     Each fold's `solvers.path.svm2_path` gives its model at every lam; the CV curve is

@@ -2,28 +2,17 @@
 
 from numbers import Real
 
-import numpy as np
+from sklearn.base import RegressorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import BACKEND_CONSTRAINTS, CONTROL_CONSTRAINTS, POSITIVE, LinearRegressor
-from ._centred_gram import least_squares_factor
-from ._l1_models import WeightedL1Penalty
-from ._losses import SQUARES
-from ._memory import dense_fits
-from ._penalty import l1_value
-from ._polish import refit_on_support
-from .certificates import lasso_certificate
-from .formulations import weighted_lasso
+from ._base import BACKEND_CONSTRAINTS, CONTROL_CONSTRAINTS, POSITIVE
+from ._l1_models import WeightedL1Model
 from .path import lasso_path
-from .ridge import ridge_with_intercept
 
 __all__ = ["WeightedLasso", "AdaptiveLasso"]
 
-# Initial coefficients below this fraction of the largest are round-off: infinite weight.
-_ZERO_RTOL = 1e-10
 
-
-class WeightedLasso(WeightedL1Penalty, LinearRegressor):
+class WeightedLasso(RegressorMixin, WeightedL1Model):
     """The weighted lasso, eq. (3) of 004, with an unpenalised intercept.
 
     Primal (solved): ``min_{beta, beta0} ||y - X beta - beta0||^2 + lam sum_j W_j |beta_j|``.
@@ -128,110 +117,8 @@ class WeightedLasso(WeightedL1Penalty, LinearRegressor):
     _CLOSED_FORM_ZERO = True
     path = staticmethod(lasso_path)
 
-    def _build_problem(self, X, y):
-        return weighted_lasso(X, y, sample_weight=self._sample_weight)
 
-    def _fit_xy(self, X, y):
-        # The intercept is free: fit y less its (s-weighted) mean and move the intercept
-        # back, exactly; with an offset such as a Unix timestamp (y = 1.7e9 + signal)
-        # the residuals would otherwise cancel to the offset's rounding.
-        offset = float(np.average(y, weights=self._sample_weight))
-        self._fit_penalised(X, y - offset)
-        self.intercept_ += offset
-
-    def _read_solution(self, problem, X, y):
-        beta = problem.var_dict["beta"].value
-        self._set_solution(X, y, beta, problem.var_dict["beta0"].value)
-
-    def _set_solution(self, X, y, coef, intercept):
-        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
-        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
-        loss = SQUARES.value(y, fitted, self._sample_weight)
-        self.objective_ = loss + l1_value(self.lam, self._kept_weights, self.coef_)
-
-    def _certificate(self, X, y, norms=None):
-        return lasso_certificate(
-            X,
-            y,
-            self.coef_,
-            self.intercept_,
-            self.lam,
-            self._kept_weights,
-            sample_weight=self._sample_weight,
-            norms=norms,
-        )
-
-    def _dual_vector(self, X, y):
-        """The dual point ``u = 2 s (r - mean_s(r))`` of the residual r (004 eq. 3's dual)."""
-        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
-        return SQUARES.dual_point(y, fitted, self._sample_weight)
-
-    def _fit_kept(self, X, y, weights):
-        """With n > 2 (d + 1), the formulation on a factor of the centred Gram matrix.
-
-        A square root R of the (d + 1) x (d + 1) Gram matrix of the centred data
-        ``[Xc, yc]`` gives ``||yc - Xc b||^2 = ||r - R_X b||^2`` for every b. With
-        sample weights s the data are centred at their s-weighted means and the rows
-        scaled by ``sqrt(s_i)`` (then ``sum_i s_i (yc_i - xc_i'b)^2 = ||r - R_X b||^2``),
-        so the problem on the factor is unweighted. Its columns are equilibrated
-        (:func:`solvers._centred_gram.least_squares_factor`), as the base class does with X.
-        :func:`solvers.formulations.weighted_lasso` (or the exact path, which heads the
-        default chain) is solved on the 2 (d + 1) rows ``[R_X; -R_X] / sqrt(2)`` with
-        targets ``[r; -r] / sqrt(2)``, whose column means are 0, so that its intercept
-        is 0 and its objective is the centred one; then ``b0 = ybar - xbar'b`` (the
-        s-weighted means). A sparse X takes this route only when the Gram matrix holds
-        at most ``2 (nnz + n + d)`` entries (:func:`solvers._memory.dense_fits`).
-        One O(n d^2) product replaces an O(n d) pass at every step
-        of the path or every iteration of a backend, and X itself is neither copied
-        nor equilibrated. The answer is certified on the full data (one residual, the
-        column norms from the Gram matrix); if rounding in the factor spoils it, the
-        problem is solved on the full data instead.
-        """
-        n, d = X.shape
-        if n <= 2 * (d + 1) or not dense_fits(X, (d + 1) ** 2):
-            return super()._fit_kept(X, y, weights)
-        s = self._sample_weight
-        factor = least_squares_factor(X, y, s)
-        scales = np.where(factor.norms > 0, factor.norms, 1.0)
-        self._sample_weight = None  # the factor's problem is unweighted
-        try:
-            coef = super()._fit_kept(factor.rows, factor.targets, weights / scales) / scales
-        finally:
-            self._sample_weight = s
-        self._kept_weights = weights
-        self.coef_ = coef
-        self.intercept_ = float(factor.y_mean - factor.x_mean @ coef)
-        # The norms from the Gram matrix are X's own only without sample weights.
-        certificate = self._certificate(X, y, norms=factor.norms if s is None else None)
-        self.objective_ = certificate.primal
-        certificate = self._with_tolerance(self._certify(X, y, certificate))
-        if not certificate.holds:
-            return super()._fit_kept(X, y, weights)
-        self.certificate_, self.dual_gap_ = certificate, certificate.relative_gap
-        return self.coef_
-
-    def _fit_dask(self, X, y, sample_weight):
-        """Fit a Dask X through its centred Gram matrix, certified over its chunks
-        (:func:`solvers._dask_models.fit_lasso`)."""
-        from ._dask_models import fit_lasso  # (that module is imported by this one's base)
-
-        return fit_lasso(self, X, y, sample_weight)
-
-    def _polish(self, X, y):
-        refitted = refit_on_support(
-            X,
-            y,
-            self.coef_,
-            self.intercept_,
-            self.lam,
-            self._kept_weights,
-            sample_weight=self._sample_weight,
-        )
-        if refitted is not None:
-            self._set_solution(X, y, *refitted)
-
-
-class AdaptiveLasso(WeightedLasso):
+class AdaptiveLasso(RegressorMixin, WeightedL1Model):
     """The adaptive lasso: the weighted lasso with ``W_j = |beta_init_j|^-gamma`` (004 eq. (3)).
 
     ``beta_init`` is the least-squares fit (``init="ols"``; the minimum-norm solution,
@@ -323,6 +210,11 @@ class AdaptiveLasso(WeightedLasso):
         **CONTROL_CONSTRAINTS,
     }
     _dpp_params = ("lam", "gamma")
+    _MODEL = "lasso"
+    _LOSS = "squares"
+    _CLOSED_FORM_ZERO = True
+    _ADAPTIVE = True
+    path = staticmethod(lasso_path)
 
     def __init__(
         self,
@@ -348,11 +240,3 @@ class AdaptiveLasso(WeightedLasso):
         self.max_iter = max_iter
         self.verbose = verbose
         self.warm_start = warm_start
-
-    def _penalty_weights(self, X, y):
-        lam = self.init_lam if self.init == "ridge" else 0.0
-        beta = np.abs(ridge_with_intercept(X, y, lam, sample_weight=self._sample_weight)[0])
-        beta[beta <= _ZERO_RTOL * beta.max(initial=0.0)] = 0.0  # round-off, not a coefficient
-        with np.errstate(divide="ignore"):
-            self.weights_ = beta**-self.gamma
-        return self.weights_

@@ -6,7 +6,7 @@ package's: the planned chain of backends (:mod:`solvers._planner`: the compiled
 proximal Newton of :mod:`solvers._logistic_cd`, then CVXPY's exponential-cone solvers
 on :func:`solvers.formulations.sparse_logistic_regression`), the generic certificate
 (:func:`solvers.certificates.certificate`), labels, sample weights and one-vs-rest
-(:class:`solvers._base.BinaryLinearClassifier`). docs/architecture.md ("Adding a
+(:class:`solvers._base.LinearModel`). docs/architecture.md ("Adding a
 model") walks through it.
 """
 
@@ -16,6 +16,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from joblib import Parallel, delayed
+from sklearn.base import ClassifierMixin
 from sklearn.model_selection import check_cv
 from sklearn.utils import check_X_y
 from sklearn.utils._param_validation import Interval
@@ -28,7 +29,7 @@ from ._base import (
     CONTROL_CONSTRAINTS,
     FINAL_FIT_CONTROLS,
     POSITIVE,
-    BinaryLinearClassifier,
+    LinearModel,
     fingerprint,
     optimal,
     own_options,
@@ -39,7 +40,7 @@ from ._losses import LOGISTIC
 from ._penalty import check_penalty_weights, l1_lam_max
 from ._problem import Problem
 from .certificates import GAP_TOLERANCE
-from .cv import _BinaryPathCV, _fold_scores, _part
+from .cv import _fold_scores, _part, _PathCV
 from .exceptions import PathWarning
 from .path import Path
 from .path._path import _LinearClassifierAt
@@ -78,7 +79,7 @@ def _lam_max(X, y, weights, l1_ratio, s):
     return l1_lam_max(correlations, weights) / max(l1_ratio, _LAM_MAX_L1_RATIO)
 
 
-class SparseLogisticRegression(BinaryLinearClassifier):
+class SparseLogisticRegression(ClassifierMixin, LinearModel):
     """L1, L2 and elastic-net logistic regression with penalty weights, intercept unpenalised.
 
     Primal (solved):
@@ -264,7 +265,7 @@ class SparseLogisticRegression(BinaryLinearClassifier):
             X, y, s = X[kept], y[kept], s[kept]
         return _lam_max(X, signed_labels(y, classes), weights, float(l1_ratio), s)
 
-    def _fit_pm(self, X, y):
+    def _fit_problem(self, X, y):
         weights = check_penalty_weights(self.weights, X.shape[1])
         finite = np.isfinite(weights)
         kept = slice(None) if finite.all() else np.flatnonzero(finite)
@@ -438,7 +439,7 @@ def _lam_max_estimate(problem):
     return l1_lam_max(correlations, problem.weights) / max(problem.l1_ratio, _LAM_MAX_L1_RATIO)
 
 
-class SparseLogisticRegressionCV(_BinaryPathCV):
+class SparseLogisticRegressionCV(ClassifierMixin, _PathCV):
     """Logistic regression with lam chosen by K-fold cross-validation on a warm-started grid.
 
     The grid is ``lams`` log-spaced values from :meth:`SparseLogisticRegression.lam_max`
@@ -542,7 +543,7 @@ class SparseLogisticRegressionCV(_BinaryPathCV):
 
     _estimator_class = SparseLogisticRegression
     _parameter_constraints = {
-        **_BinaryPathCV._parameter_constraints,
+        **_PathCV._parameter_constraints,
         "l1_ratio": _L1_RATIO,
         "class_weight": CLASS_WEIGHT_CONSTRAINTS["class_weight"],
         "lam_min_ratio": [Interval(Real, 0, 1, closed="neither"), None],
@@ -634,11 +635,6 @@ class SparseLogisticRegressionCV(_BinaryPathCV):
         if ratio is None:
             ratio = 1e-4 if X.shape[0] > X.shape[1] else 1e-2
         return np.geomspace(lam_max, ratio * lam_max, self.lams)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
 
 def _fold_grid(X, y, s, weights, l1_ratio, lams, X_val, y_val, s_val, scoring, classes):

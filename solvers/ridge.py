@@ -16,7 +16,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, lsmr
-from sklearn.base import is_classifier
+from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier
 
 from sparsify.utils import column_norms, one_blas_thread, rank_tolerance
 
@@ -26,8 +26,7 @@ from ._base import (
     CONTROL_CONSTRAINTS,
     NONNEGATIVE,
     POSITIVE,
-    BinaryLinearClassifier,
-    LinearRegressor,
+    LinearModel,
     optimal,
     own_options,
     signature,
@@ -680,9 +679,11 @@ def _minimum_norm_first(routes, lam):
     return routes[1:] + routes[:1]
 
 
-class _RidgeFit:
-    """Shared fit: the planned chain over the closed form (``"SVD"``), conjugate
-    gradients (``"CG"``) and CVXPY's backends on the formulation."""
+class _RidgeFit(LinearModel):
+    """The fit of RLSC and ridge regression: the planned chain over the closed form
+    (``"SVD"``), conjugate gradients (``"CG"``) and CVXPY's backends on the
+    formulation (:func:`solvers.formulations.rlsc` for the classifier,
+    :func:`solvers.formulations.ridge` in primal or dual form for the regressor)."""
 
     _MODEL = "ridge"
     _dpp_params = ("lam",)
@@ -700,7 +701,13 @@ class _RidgeFit:
             values["sample_weight"] = self._sample_weight
         return values
 
-    def _fit_ridge(self, X, y):
+    def _build_problem(self, X, y):
+        if is_classifier(self):
+            return rlsc(X, y, sample_weight=self._sample_weight)
+        form = "dual" if X.shape[1] > X.shape[0] else "primal"
+        return ridge(X, y, form=form, sample_weight=self._sample_weight)
+
+    def _fit_problem(self, X, y):
         entries = X.data if sp.issparse(X) else X
         mean = float(np.vdot(entries, entries)) / max(X.shape[1], 1)  # of the squared norms
         hardness = np.log1p(mean / self.lam) if self.lam > 0 else np.log1p(mean * 1e12)
@@ -786,7 +793,7 @@ class _RidgeFit:
         return self.certificate_.primal
 
 
-class RLSC(_RidgeFit, BinaryLinearClassifier):
+class RLSC(ClassifierMixin, _RidgeFit):
     """Regularised least-squares classification with the linear kernel, 000 eq. (1)-(3).
 
     Dual (000 eq. (1)): ``min_x ||K x - y||^2 + lam x'K x`` with K = XX' and y in
@@ -924,14 +931,9 @@ class RLSC(_RidgeFit, BinaryLinearClassifier):
         self.verbose = verbose
         self.warm_start = warm_start
 
-    def _build_problem(self, X, y):
-        return rlsc(X, y, sample_weight=self._sample_weight)
-
-    def _fit_pm(self, X, y):
-        self._fit_ridge(X, y)
 
 
-class RidgeRegression(_RidgeFit, LinearRegressor):
+class RidgeRegression(RegressorMixin, _RidgeFit):
     """Ridge regression without intercept, in primal or dual form (002 sec. 3.4).
 
     Primal: ``min_beta ||y - X beta||^2 + lam ||beta||^2``, ``beta = (X'X + lam I)^-1 X'y``.
@@ -1025,9 +1027,3 @@ class RidgeRegression(_RidgeFit, LinearRegressor):
         self.verbose = verbose
         self.warm_start = warm_start
 
-    def _build_problem(self, X, y):
-        form = "dual" if X.shape[1] > X.shape[0] else "primal"
-        return ridge(X, y, form=form, sample_weight=self._sample_weight)
-
-    def _fit_xy(self, X, y):
-        self._fit_ridge(X, y)

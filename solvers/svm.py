@@ -13,14 +13,15 @@ which are unweighted: the planner leaves them out of a weighted fit.
 
 How a fit runs (centring, the planned chain, the transformations CVXPY's backends
 need) is shared: :mod:`solvers._l2_svm` for the 2-norm SVMs, :mod:`solvers._l1_models`
-for the 1-norm SVM and SVM2; the classes here add the formulation and read its answer.
+for the 1-norm SVM and SVM2 (which only declare their loss, model and path); the
+2-norm classes here add the formulation and read its answer.
 """
 
 import numpy as np
+from sklearn.base import ClassifierMixin
 from sklearn.utils import check_X_y
 from sklearn.utils._param_validation import StrOptions
 
-from sparsify._public_names import PublicNames
 from sparsify._validation import canonical
 from sparsify.utils import signed_labels
 
@@ -29,22 +30,17 @@ from ._base import (
     CLASS_WEIGHT_CONSTRAINTS,
     CONTROL_CONSTRAINTS,
     POSITIVE,
-    BinaryLinearClassifier,
 )
-from ._dask_models import fit_on_samples
-from ._l1_models import WeightedL1Penalty
-from ._l2_svm import TwoNormSVM, hinge, margin, support
-from ._losses import LOSSES, SQUARED_HINGE
-from ._penalty import check_penalty_weights, l1_value
-from ._polish import hinge_intercept, refit_on_support
-from .certificates import _l1_svm_margin_multipliers, l1_svm_certificate, svm2_certificate
-from .formulations import l1_svm, svm2, svm_dual, svm_primal
+from ._l1_models import WeightedL1Model
+from ._l2_svm import TwoNormSVM, margin, read_primal, support
+from ._penalty import check_penalty_weights
+from .formulations import svm_dual, svm_primal
 from .path import l1_svm_path, svm2_path
 
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
 
 
-class SVMDual(TwoNormSVM, BinaryLinearClassifier):
+class SVMDual(ClassifierMixin, TwoNormSVM):
     """Soft-margin linear SVM solved in the dual, eq. (2) of 001.
 
     Dual (solved): ``max_a 1'a - 1/2 a'Y X X'Y a  s.t.  y'a = 0, 0 <= a <= C``.
@@ -203,7 +199,7 @@ class SVMDual(TwoNormSVM, BinaryLinearClassifier):
 
     def _read_solution(self, problem, X, y):
         if self._column_scale is not None:
-            _read_primal(self, problem, self._column_scale)
+            read_primal(self, problem, self._column_scale)
             self.margin_ = margin(self.coef_)
         else:
             upper = self._C_solved * self._weights_or_ones(y.size)
@@ -231,7 +227,7 @@ def _read_dual(est, problem, X, y, upper):
     est.margin_ = margin(est.coef_)
 
 
-class L2SVM(TwoNormSVM, BinaryLinearClassifier):
+class L2SVM(ClassifierMixin, TwoNormSVM):
     """Linear SVM with the 2-norm penalty, hinge or squared hinge loss.
 
     Primal: ``min_{w,b} 1/2 ||w||^2 + C sum_i loss_i`` with
@@ -405,84 +401,41 @@ class L2SVM(TwoNormSVM, BinaryLinearClassifier):
             ridge = self.alpha_ @ (self.alpha_ / s) / (4 * C) if self._SQUARED else 0.0
             self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)
             return
-        _read_primal(self, problem, self._column_scale)
+        read_primal(self, problem, self._column_scale)
         self.margin_ = margin(self.coef_)
         self.objective_ = self._primal_objective(X, y)
 
 
-def _read_primal(est, problem, column_scale=None):
-    """Set coef_, intercept_, alpha_, support_ from a solved hinge-type primal.
-
-    ``column_scale``: the t of ``svm_primal``'s rescaled coordinates, ``w = v / t``.
-    """
-    v = problem.var_dict
-    if column_scale is not None:
-        w = v["v"].value / column_scale
-    else:
-        w = v["w"].value if "w" in v else v["w_pos"].value - v["w_neg"].value
-    est.coef_ = np.asarray(w, dtype=float)
-    est.intercept_ = float(problem.var_dict["b"].value)
-    est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
-    est.support_ = support(est.alpha_)
+#: The parameters of the L1-penalised SVMs: the weighted L1 models' and ``class_weight``.
+_L1_SVM_CONSTRAINTS = {**WeightedL1Model._parameter_constraints, **CLASS_WEIGHT_CONSTRAINTS}
 
 
-class _WeightedL1SVM(PublicNames, WeightedL1Penalty, BinaryLinearClassifier):
-    """Shared by L1SVM and SVM2: a hinge-type loss plus ``lam sum_j weights_j |w_j|``."""
-
-    _SAMPLE_WORKING_SET = True
-    _parameter_constraints = {
-        **WeightedL1Penalty._parameter_constraints,
-        **CLASS_WEIGHT_CONSTRAINTS,
-    }
-    _dpp_params = ("lam", "weights", "class_weight")
-
-    def __init__(
-        self,
-        lam=1.0,
-        *,
-        weights=None,
-        class_weight=None,
-        solver=None,
-        solver_options=None,
-        tol=None,
-        max_iter=None,
-        verbose=0,
-        warm_start=True,
-    ):
-        self.lam = lam
-        self.weights = weights
-        self.class_weight = class_weight
-        self.solver = solver
-        self.solver_options = solver_options
-        self.tol = tol
-        self.max_iter = max_iter
-        self.verbose = verbose
-        self.warm_start = warm_start
-
-    def _fit_pm(self, X, y):
-        self._fit_penalised(X, y)
-
-    def _fit_dask(self, X, y, sample_weight):
-        """Fit a Dask X through a working set of samples, certified on every chunk
-        (:func:`solvers._dask_models.fit_on_samples`)."""
-        return fit_on_samples(self, X, y, sample_weight)
-
-    def _lift_samples(self, X, y, alpha):
-        self.alpha_ = alpha
-        self.support_ = support(alpha)
-        self._set_objective(X, y)
-
-    def _read_solution(self, problem, X, y):
-        _read_primal(self, problem)
-        self._set_objective(X, y)
-
-    def _set_objective(self, X, y):
-        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
-        loss = LOSSES[self._LOSS].value(y, fitted, self._sample_weight)
-        self.objective_ = loss + l1_value(self.lam, self._kept_weights, self.coef_)
+def _l1_svm_init(
+    self,
+    lam=1.0,
+    *,
+    weights=None,
+    class_weight=None,
+    solver=None,
+    solver_options=None,
+    tol=None,
+    max_iter=None,
+    verbose=0,
+    warm_start=True,
+):
+    """``__init__`` of L1SVM and SVM2 (each names it after itself)."""
+    self.lam = lam
+    self.weights = weights
+    self.class_weight = class_weight
+    self.solver = solver
+    self.solver_options = solver_options
+    self.tol = tol
+    self.max_iter = max_iter
+    self.verbose = verbose
+    self.warm_start = warm_start
 
 
-class L1SVM(_WeightedL1SVM):
+class L1SVM(ClassifierMixin, WeightedL1Model):
     """The (weighted) 1-norm SVM, eq. (6) of 004: a linear program.
 
     Primal (solved): ``min_{w,b} sum_i max(0, 1 - y_i (x_i'w + b)) + lam sum_j W_j |w_j|``.
@@ -576,10 +529,10 @@ class L1SVM(_WeightedL1SVM):
 
     _MODEL = "l1_svm"
     _LOSS = "hinge"
+    _parameter_constraints = _L1_SVM_CONSTRAINTS
+    _dpp_params = ("lam", "weights", "class_weight")
+    __init__ = _l1_svm_init
     path = staticmethod(l1_svm_path)
-
-    def _build_problem(self, X, y):
-        return l1_svm(X, y, sample_weight=self._sample_weight)
 
     @classmethod
     def lam_max(cls, X, y, weights=None, *, sample_weight=None):
@@ -620,54 +573,8 @@ class L1SVM(_WeightedL1SVM):
         except ValueError:  # bad input or unpenalised features: the path decides
             return super().lam_max(X, y, weights, sample_weight=sample_weight)
 
-    def _set_solution(self, X, y, coef, intercept):
-        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
-        s = self._sample_weight
-        alpha = _l1_svm_margin_multipliers(
-            X, y, self.coef_, self.intercept_, self.lam, self._kept_weights, s
-        )
-        if alpha is None:  # not optimal: the certificate will say so
-            inside = hinge(X, y, self.coef_, self.intercept_) > 0
-            alpha = self._weights_or_ones(y.size) * inside
-        self.alpha_ = alpha
-        self.support_ = support(self.alpha_)
-        self._set_objective(X, y)
 
-    def _certificate(self, X, y):
-        return l1_svm_certificate(
-            X,
-            y,
-            self.coef_,
-            self.intercept_,
-            self.lam,
-            self._kept_weights,
-            alpha=self.alpha_,
-            sample_weight=self._sample_weight,
-        )
-
-    def _dual_vector(self, X, y):
-        return y * self.alpha_
-
-    def _set_dual_solution(self, X, y, coef, intercept, alpha):
-        """The fitted attributes from a solution and the LP's multipliers."""
-        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
-        self.alpha_ = alpha
-        self.support_ = support(alpha)
-        self._set_objective(X, y)
-
-    def _extend(self, X, y, coef, intercept):
-        # The multipliers of the restricted LP are a dual point of the full one (same
-        # samples): keep them rather than solve the margin LP on every feature.
-        self.coef_, self.intercept_ = coef, float(intercept)
-        self._set_objective(X, y)
-
-    def _polish(self, X, y):
-        offsets = np.asarray(X @ self.coef_).ravel()
-        intercept = hinge_intercept(offsets, y, squared=False, sample_weight=self._sample_weight)
-        self._set_solution(X, y, self.coef_, intercept)
-
-
-class SVM2(_WeightedL1SVM):
+class SVM2(ClassifierMixin, WeightedL1Model):
     """SVM2, eq. (7) of 004: squared hinge loss with a (weighted) L1 penalty, a QP.
 
     Primal (solved): ``min_{w,b} sum_i max(0, 1 - y_i (x_i'w + b))^2 + lam sum_j W_j |w_j|``.
@@ -777,47 +684,7 @@ class SVM2(_WeightedL1SVM):
     _MODEL = "svm2"
     _LOSS = "squared_hinge"
     _CLOSED_FORM_ZERO = True
+    _parameter_constraints = _L1_SVM_CONSTRAINTS
+    _dpp_params = ("lam", "weights", "class_weight")
+    __init__ = _l1_svm_init
     path = staticmethod(svm2_path)
-
-    def _build_problem(self, X, y):
-        return svm2(X, y, sample_weight=self._sample_weight)
-
-    def _set_solution(self, X, y, coef, intercept):
-        self.coef_, self.intercept_ = np.asarray(coef, dtype=float), float(intercept)
-        self.alpha_ = self._multipliers(X, y)
-        self.support_ = support(self.alpha_)
-        self._set_objective(X, y)
-
-    def _multipliers(self, X, y):
-        """``a = 2 s [1 - y f]_+`` (004 eq. 7's KKT map, s the sample weights)."""
-        fitted = np.asarray(X @ self.coef_).ravel() + self.intercept_
-        return SQUARED_HINGE.dual_point(y, fitted, self._sample_weight)
-
-    def _certificate(self, X, y):
-        return svm2_certificate(
-            X,
-            y,
-            self.coef_,
-            self.intercept_,
-            self.lam,
-            self._kept_weights,
-            sample_weight=self._sample_weight,
-        )
-
-    def _dual_vector(self, X, y):
-        """``Y a`` with ``a = 2 s [1 - y_i f_i]_+`` (004 eq. 7's dual)."""
-        return y * self._multipliers(X, y)
-
-    def _polish(self, X, y):
-        refitted = refit_on_support(
-            X,
-            y,
-            self.coef_,
-            self.intercept_,
-            self.lam,
-            self._kept_weights,
-            rows="margin",
-            sample_weight=self._sample_weight,
-        )
-        if refitted is not None:
-            self._set_solution(X, y, *refitted)

@@ -25,7 +25,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from ._dask import is_dask, reduce_row_blocks
-from ._public_names import PublicNames
+from ._public_names import name_inherited
 from ._svd import right_singular_vectors
 from ._validation import (
     argument_named,
@@ -69,10 +69,14 @@ _AUTO_K = 10
 _SKETCH_BLOCK = 4096
 
 
-class _BaseSelector(PublicNames, SelectorMixin, BaseEstimator):
+class _BaseSelector(SelectorMixin, BaseEstimator):
     """Fit a `Selection` and apply it; subclasses only implement ``_select(X, y)``."""
 
     _parameter_constraints = {"n_features": _N_FEATURES}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name_inherited(cls)  # errors name the public class, not this one
 
     def __init__(self, *, n_features=None):
         self.n_features = n_features
@@ -229,40 +233,40 @@ def _top(scores, n):
     return Selection(order, np.ones(n), scores.size)
 
 
-class _TheoremSelector(_BaseSelector):
-    """Selectors that take either n_features or an accuracy epsilon (r from a theorem)."""
-
-    _parameter_constraints = {**_BaseSelector._parameter_constraints, "epsilon": _EPSILON}
-
-    def _n_trials(self, ell, d, formula):
-        """r: n_features if given, else the theorem's r for epsilon, else 4 ell.
-
-        Warns when the theorem's r exceeds the number of features d: the
-        guarantee then asks for (nearly) every feature.
-        """
-        if self.n_features is not None and self.epsilon is not None:
-            raise ValueError(
-                "give either n_features or epsilon, not both "
-                f"(got n_features={self.n_features}, epsilon={self.epsilon})."
-            )
-        if self.n_features is not None:
-            return self.n_features
-        if self.epsilon is None:
-            return _RANK_MULTIPLE * ell
-        r = formula(self.epsilon, ell)
-        if r > d:
-            warnings.warn(
-                f"epsilon={self.epsilon} asks for r={r} (ell={ell}), the r of the guarantee, "
-                f"which exceeds the number of features d={d}: every feature, or nearly every "
-                "one, is kept. Use a larger epsilon, n_features for a given number, or a "
-                "smaller k (the top-k right singular subspace; 003 sec. 6 uses k=10 on text).",
-                UserWarning,
-                stacklevel=5,
-            )
-        return r
+#: The parameters of the selectors that take either n_features or an accuracy epsilon
+#: (r from a theorem).
+_THEOREM_CONSTRAINTS = {**_BaseSelector._parameter_constraints, "epsilon": _EPSILON}
 
 
-class BSSSelector(_TheoremSelector):
+def _n_trials(selector, ell, d, formula):
+    """r: n_features if given, else the theorem's r for epsilon, else 4 ell.
+
+    Warns when the theorem's r exceeds the number of features d: the
+    guarantee then asks for (nearly) every feature.
+    """
+    if selector.n_features is not None and selector.epsilon is not None:
+        raise ValueError(
+            "give either n_features or epsilon, not both "
+            f"(got n_features={selector.n_features}, epsilon={selector.epsilon})."
+        )
+    if selector.n_features is not None:
+        return selector.n_features
+    if selector.epsilon is None:
+        return _RANK_MULTIPLE * ell
+    r = formula(selector.epsilon, ell)
+    if r > d:
+        warnings.warn(
+            f"epsilon={selector.epsilon} asks for r={r} (ell={ell}), the r of the guarantee, "
+            f"which exceeds the number of features d={d}: every feature, or nearly every "
+            "one, is kept. Use a larger epsilon, n_features for a given number, or a "
+            "smaller k (the top-k right singular subspace; 003 sec. 6 uses k=10 on text).",
+            UserWarning,
+            stacklevel=5,
+        )
+    return r
+
+
+class BSSSelector(_BaseSelector):
     """Deterministic BSS feature selection on the top right singular vectors of X (000, 001).
 
     Parameters
@@ -327,7 +331,7 @@ class BSSSelector(_TheoremSelector):
     """
 
     _parameter_constraints = {
-        **_TheoremSelector._parameter_constraints,
+        **_THEOREM_CONSTRAINTS,
         "k": [*LEVERAGE_CONSTRAINTS["k"], StrOptions({"auto"})],
         "gamma": [Interval(Real, 0, None, closed="left")],
     }
@@ -354,7 +358,7 @@ class BSSSelector(_TheoremSelector):
     def _bss(self, V, ell_is, hint=None):
         """BSS on V with r = n_features, or r from epsilon (001 Theorem 1)."""
         ell = V.shape[1]
-        r = self._n_trials(ell, V.shape[0], bss_features)
+        r = _n_trials(self, ell, V.shape[0], bss_features)
         if r <= ell:
             if hint is None:
                 hint = (
@@ -420,7 +424,7 @@ class SketchedBSSSelector(BSSSelector):
     """
 
     _parameter_constraints = {
-        **_TheoremSelector._parameter_constraints,
+        **_THEOREM_CONSTRAINTS,
         "t": [Interval(Integral, 1, None, closed="left")],
         "gamma": BSSSelector._parameter_constraints["gamma"],
         "random_state": SAMPLING_CONSTRAINTS["random_state"],
@@ -499,7 +503,7 @@ class _SamplingSelector(_BaseSelector):
         return p, r
 
 
-class LeverageSelector(_SamplingSelector, _TheoremSelector):
+class LeverageSelector(_SamplingSelector):
     """Leverage-score sampling: p_i = ||V_k[i]||^2 / k (001 eq. 4; 003 Figure 1 and eq. 22).
 
     Parameters
@@ -555,7 +559,7 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
 
     _parameter_constraints = {
         **_SamplingSelector._parameter_constraints,
-        **_TheoremSelector._parameter_constraints,
+        **_THEOREM_CONSTRAINTS,
         "k": LEVERAGE_CONSTRAINTS["k"],
     }
 
@@ -569,7 +573,7 @@ class LeverageSelector(_SamplingSelector, _TheoremSelector):
     def _probabilities_and_r(self, X):
         scores = leverage_scores(X, self.k)
         ell = int(round(scores.sum()))  # the scores sum to the number of singular vectors
-        return scores / ell, self._n_trials(ell, X.shape[1], leverage_features)
+        return scores / ell, _n_trials(self, ell, X.shape[1], leverage_features)
 
 
 class UniformSelector(_SamplingSelector):
