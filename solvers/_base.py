@@ -618,6 +618,15 @@ def _is_classifier(estimator):
     return isinstance(estimator, ClassifierMixin)
 
 
+def binary_classifier_tags(estimator):
+    """``__sklearn_tags__`` of a classifier of two classes only (``multi_class`` False):
+    declared by such a class as ``__sklearn_tags__ = binary_classifier_tags``, after
+    scikit-learn's ``ClassifierMixin`` has set the classifier's tags."""
+    tags = ClassifierMixin.__sklearn_tags__(estimator)
+    tags.classifier_tags.multi_class = False
+    return tags
+
+
 def _fit_classifier(estimator, X, y, sample_weight):
     """``fit`` of a classifier: labels to -1/+1 (one-vs-rest for more than two classes),
     sample weights times ``class_weight``."""

@@ -36,6 +36,7 @@ from ._losses import LOSSES, margin_slack
 from ._polish import hinge_intercept, refit_svm_dual
 from ._sample_working_set import cvxpy_on_samples
 from .certificates import GAP_TOLERANCE, svm_certificate
+from .formulations import svm_dual, svm_primal
 from .ridge import dominant_columns
 
 __all__ = ["TwoNormSVM", "c_plans", "large_column_scale", "read_primal"]
@@ -76,6 +77,26 @@ def read_primal(est, problem, column_scale=None):
     est.intercept_ = float(problem.var_dict["b"].value)
     est.alpha_ = np.maximum(np.asarray(problem.constraints[0].dual_value, dtype=float), 0.0)
     est.support_ = support(est.alpha_)
+
+
+def box_values(est, name):
+    """The Parameter values of the 2-norm SVM's C: ``name`` = C, or ``"C_s"`` = C s."""
+    if est._weighted:
+        return {"C_s": est._C_solved * est._sample_weight}
+    return {name: est._C_solved}
+
+
+def read_dual(est, problem, X, y, upper):
+    """Set alpha_, support_, coef_ = X'Y a, intercept_, margin_ from a solved SVM dual.
+
+    ``upper`` is the box of the multipliers (``C s_i``, or inf for the squared hinge).
+    """
+    est.alpha_ = np.clip(problem.var_dict["alpha"].value, 0.0, upper)
+    est.support_ = support(est.alpha_)
+    est.coef_ = np.asarray(X.T @ (y * est.alpha_)).ravel()
+    # The multiplier of y'a = 0 is the intercept (KKT of the primal/dual pair).
+    est.intercept_ = float(problem.constraints[0].dual_value)
+    est.margin_ = margin(est.coef_)
 
 
 def row_squares(X):
@@ -127,11 +148,16 @@ def large_column_scale(norms):
 class TwoNormSVM(LinearModel):
     """The fit of the 2-norm SVMs: centring, the planned chain, CVXPY's transformations.
 
-    Subclasses set ``_MODEL``, ``_SQUARED`` (the squared hinge) and implement the
-    CVXPY side (``_build_problem``, ``_parameter_values``, ``_read_solution``) and
-    ``_set_full_objective(X, y)``; the box of the multipliers is ``self._C_solved``
+    The estimators declare data only: ``SVMDual`` sets ``_DUAL`` (001 eq. 2: the dual
+    is always the problem CVXPY solves, and ``objective_`` its value), ``L2SVM`` has
+    the parameter ``loss`` (the hinge or its square: the model ``"svm"`` or
+    ``"svm_squared_hinge"``; without it, the hinge), and CVXPY solves the dual when
+    d > n, the primal otherwise. The box of the multipliers is ``self._C_solved``
     times the sample weights.
     """
+
+    #: Whether the dual (001 eq. 2) is the formulation whatever the shape (SVMDual).
+    _DUAL = False
 
     _SAMPLE_WORKING_SET = True
     #: Column scales for ``svm_primal`` while CVXPY solves data with dominant columns.
@@ -350,4 +376,54 @@ class TwoNormSVM(LinearModel):
 
     @property
     def _LOSS(self):
-        return "squared_hinge" if self._SQUARED else "hinge"
+        """The loss: ``loss`` (L2SVM), else the hinge (SVMDual, 001 eq. 2)."""
+        return getattr(self, "loss", "hinge")
+
+    @property
+    def _SQUARED(self):
+        return self._LOSS == "squared_hinge"
+
+    @property
+    def _MODEL(self):
+        return "svm_squared_hinge" if self._SQUARED else "svm"
+
+    # -- the formulation CVXPY solves ------------------------------------------------
+
+    def _solves_dual(self, X):
+        """The dual on the n x n Gram matrix: always for SVMDual, otherwise when d > n
+        (the smaller problem); the primal while a column dominates (scaled columns)."""
+        return self._column_scale is None and (self._DUAL or X.shape[1] > X.shape[0])
+
+    def _build_problem(self, X, y):
+        s = self._sample_weight
+        if self._solves_dual(X):
+            return svm_dual(X, y, loss=self._LOSS, sample_weight=s)
+        return svm_primal(X, y, loss=self._LOSS, sample_weight=s, column_scale=self._column_scale)
+
+    def _parameter_values(self, X, y):
+        if self._solves_dual(X) and self._SQUARED:
+            if self._weighted:
+                return {"inv_2C_s": 0.5 / (self._C_solved * self._sample_weight)}
+            return {"inv_2C": 0.5 / self._C_solved}
+        return box_values(self, "C")
+
+    def _set_full_objective(self, X, y):
+        """SVMDual's objective is the dual's value (001 eq. 2) while it solves the dual;
+        otherwise the primal objective."""
+        if self._DUAL and self._column_scale is None:
+            self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
+        else:
+            self.objective_ = self._primal_objective(X, y)
+
+    def _read_solution(self, problem, X, y):
+        C, s = self._C_solved, self._weights_or_ones(y.size)
+        if not self._solves_dual(X):
+            read_primal(self, problem, self._column_scale)
+            self.margin_ = margin(self.coef_)
+            self.objective_ = self._primal_objective(X, y)
+            return
+        read_dual(self, problem, X, y, upper=np.inf if self._SQUARED else C * s)
+        # The dual value (the primal optimum): evaluating the primal at w = X'Ya would
+        # amplify the solver's tolerance on the margins.
+        ridge = self.alpha_ @ (self.alpha_ / s) / (4 * C) if self._SQUARED else 0.0
+        self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)

@@ -35,6 +35,7 @@ from ._base import (
     FINAL_FIT_CONTROLS,
     POSITIVE,
     _sample_weights,
+    binary_classifier_tags,
     checked_new,
     fitted_classes,
     fitted_scores,
@@ -217,8 +218,6 @@ class _AdaptiveL1(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
-        if tags.classifier_tags is not None:
-            tags.classifier_tags.multi_class = False
         return tags
 
 
@@ -429,6 +428,7 @@ class HybridSVM(ClassifierMixin, _AdaptiveL1):
     """
 
     _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
+    __sklearn_tags__ = binary_classifier_tags
     _parameter_constraints = {
         "base": [StrOptions({"l1", "svm2"})],
         "gamma": [POSITIVE],
@@ -613,6 +613,7 @@ class RSWeightedSVM(ClassifierMixin, _AdaptiveL1):
     """
 
     _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
+    __sklearn_tags__ = binary_classifier_tags
     fit = _rs_fit
     _parameter_constraints = {
         "base": [StrOptions({"l1", "svm2"})],

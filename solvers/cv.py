@@ -56,6 +56,7 @@ from ._base import (
     CONTROL_CONSTRAINTS,
     FINAL_FIT_CONTROLS,
     LinearModel,
+    binary_classifier_tags,
 )
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
@@ -73,6 +74,76 @@ _MARKED = 100
 _COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_")
 
 
+def path_cv(estimator, X, y):
+    """Cross-validate lam on the folds' exact paths (``_estimator_class.path``) and refit
+    on all of X, y: the cross-validation of every `_PathCV` but the logistic one."""
+    s = estimator._sample_weight
+    weight = np.ones(X.shape[0]) if s is None else s
+    splitter = check_cv(estimator.cv, y, classifier=is_classifier(estimator))
+    folds = list(splitter.split(X, y))
+    for train, test in folds:
+        if not (weight[train].sum() > 0 and weight[test].sum() > 0):
+            raise ValueError(
+                "sample_weight is 0 on every sample of a training or validation part of "
+                "the folds; give those samples weight or choose other folds (cv)."
+            )
+    scales = np.array([weight.sum() / weight[train].sum() for train, _ in folds])
+    requested, lam_max = estimator._requested_lams(X, y)
+    lowest = requested.min() if lam_max is None else estimator.lam_min_ratio * lam_max
+    parallel = Parallel(n_jobs=estimator.n_jobs)
+    runs = parallel(
+        delayed(_fold_path)(
+            estimator._estimator_class.path, X[train], y[train], estimator.weights, lam,
+            _part(s, train),
+        )
+        for (train, _), lam in zip(folds, lowest / scales, strict=True)
+    )
+    paths = [path for path, _ in runs]
+    for message in dict.fromkeys(m for _, messages in runs for m in messages):
+        warnings.warn(f"cross-validation fold: {message}", PathWarning, stacklevel=4)
+    ends = np.array([path.lams[-1] for path in paths]) * scales
+    if lam_max is None:
+        grid = requested
+    elif lam_max <= 0:
+        grid = np.array([1.0])  # no penalised feature can enter: any lam > 0 is the same
+    elif estimator.lams is None:
+        grid = estimator._union_grid(paths, scales, lam_max, lowest)
+    else:
+        grid = requested
+    exact = grid >= ends.max() * (1.0 - _SNAP_RTOL)
+    if not np.any(exact):
+        raise ValueError(
+            f"every lam of the grid is below the end of a fold's path ({ends.max():.6g}); "
+            "the fold paths stopped early (see the PathWarning): pass larger lams."
+        )
+    grid = grid[exact]
+    estimator.cv_lams_ = grid
+    estimator.cv_scores_ = np.array(
+        parallel(
+            delayed(_fold_scores)(
+                path, X[test], y[test], _fold_lams(path, grid / scale), estimator._scoring(),
+                _part(s, test),
+            )  # fmt: skip
+            for path, (_, test), scale in zip(paths, folds, scales, strict=True)
+        )
+    )
+    estimator._choose_lam()
+    estimator.path_, messages = _fold_path(
+        estimator._estimator_class.path, X, y, estimator.weights, lowest, s
+    )
+    for message in messages:
+        warnings.warn(f"the path on all the data: {message}", PathWarning, stacklevel=4)
+    estimator.estimator_ = estimator._estimator_class(
+        lam=estimator.lam_,
+        weights=estimator.weights,
+        solver=estimator.solver,
+        solver_options=estimator.solver_options,
+        **{name: getattr(estimator, name) for name in FINAL_FIT_CONTROLS},
+    ).fit(X, y, sample_weight=s)
+    for name in _COPIED:
+        setattr(estimator, name, getattr(estimator.estimator_, name))
+
+
 class _PathCV(LinearModel):
     """The CV curve on the folds' exact paths, lambda.min/lambda.1se, the certified refit.
 
@@ -85,6 +156,9 @@ class _PathCV(LinearModel):
 
     _one_vs_rest = False
     _default_scoring = None  # accuracy (solvers.path.Path.scores)
+    #: How it cross-validates (a function of the estimator, X and y, declared as data):
+    #: on the folds' exact paths; SparseLogisticRegressionCV on a warm-started grid.
+    _cross_validation = staticmethod(path_cv)
 
     _parameter_constraints = {
         "weights": ["array-like", None],
@@ -169,79 +243,7 @@ class _PathCV(LinearModel):
         if is_classifier(self):
             # The folds see the original labels, so that a scorer's pos_label applies.
             y = self.classes_[(y > 0).astype(int)]
-        self._fit_cv(X, y)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        if tags.classifier_tags is not None:
-            tags.classifier_tags.multi_class = False
-        return tags
-
-    def _fit_cv(self, X, y):
-        s = self._sample_weight
-        weight = np.ones(X.shape[0]) if s is None else s
-        splitter = check_cv(self.cv, y, classifier=is_classifier(self))
-        folds = list(splitter.split(X, y))
-        for train, test in folds:
-            if not (weight[train].sum() > 0 and weight[test].sum() > 0):
-                raise ValueError(
-                    "sample_weight is 0 on every sample of a training or validation part of "
-                    "the folds; give those samples weight or choose other folds (cv)."
-                )
-        scales = np.array([weight.sum() / weight[train].sum() for train, _ in folds])
-        requested, lam_max = self._requested_lams(X, y)
-        lowest = requested.min() if lam_max is None else self.lam_min_ratio * lam_max
-        parallel = Parallel(n_jobs=self.n_jobs)
-        runs = parallel(
-            delayed(_fold_path)(
-                self._estimator_class.path, X[train], y[train], self.weights, lam, _part(s, train)
-            )
-            for (train, _), lam in zip(folds, lowest / scales, strict=True)
-        )
-        paths = [path for path, _ in runs]
-        for message in dict.fromkeys(m for _, messages in runs for m in messages):
-            warnings.warn(f"cross-validation fold: {message}", PathWarning, stacklevel=4)
-        ends = np.array([path.lams[-1] for path in paths]) * scales
-        if lam_max is None:
-            grid = requested
-        elif lam_max <= 0:
-            grid = np.array([1.0])  # no penalised feature can enter: any lam > 0 is the same
-        elif self.lams is None:
-            grid = self._union_grid(paths, scales, lam_max, lowest)
-        else:
-            grid = requested
-        exact = grid >= ends.max() * (1.0 - _SNAP_RTOL)
-        if not np.any(exact):
-            raise ValueError(
-                f"every lam of the grid is below the end of a fold's path ({ends.max():.6g}); "
-                "the fold paths stopped early (see the PathWarning): pass larger lams."
-            )
-        grid = grid[exact]
-        self.cv_lams_ = grid
-        self.cv_scores_ = np.array(
-            parallel(
-                delayed(_fold_scores)(
-                    path, X[test], y[test], _fold_lams(path, grid / scale), self._scoring(),
-                    _part(s, test),
-                )  # fmt: skip
-                for path, (_, test), scale in zip(paths, folds, scales, strict=True)
-            )
-        )
-        self._choose_lam()
-        self.path_, messages = _fold_path(
-            self._estimator_class.path, X, y, self.weights, lowest, s
-        )
-        for message in messages:
-            warnings.warn(f"the path on all the data: {message}", PathWarning, stacklevel=4)
-        self.estimator_ = self._estimator_class(
-            lam=self.lam_,
-            weights=self.weights,
-            solver=self.solver,
-            solver_options=self.solver_options,
-            **{name: getattr(self, name) for name in FINAL_FIT_CONTROLS},
-        ).fit(X, y, sample_weight=s)
-        for name in _COPIED:
-            setattr(self, name, getattr(self.estimator_, name))
+        self._cross_validation(self, X, y)
 
     def plot(self, ax=None):
         """Draw the CV curve with lambda.min and lambda.1se, as glmnet's ``plot(cv.fit)``.
@@ -531,6 +533,7 @@ class L1SVMCV(ClassifierMixin, _PathCV):
     """
 
     _estimator_class = L1SVM
+    __sklearn_tags__ = binary_classifier_tags
 
 
 class SVM2CV(ClassifierMixin, _PathCV):
@@ -562,3 +565,4 @@ class SVM2CV(ClassifierMixin, _PathCV):
     """
 
     _estimator_class = SVM2
+    __sklearn_tags__ = binary_classifier_tags

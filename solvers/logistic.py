@@ -14,7 +14,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import ClassifierMixin
 from sklearn.model_selection import check_cv
@@ -29,17 +28,11 @@ from ._base import (
     CONTROL_CONSTRAINTS,
     FINAL_FIT_CONTROLS,
     POSITIVE,
-    LinearModel,
-    fingerprint,
-    optimal,
-    own_options,
-    signature,
+    binary_classifier_tags,
 )
-from ._chain import Outcome
 from ._losses import LOGISTIC
 from ._penalty import check_penalty_weights, l1_lam_max
-from ._problem import Problem
-from .certificates import GAP_TOLERANCE
+from ._problem_fit import LAM_MAX_L1_RATIO, ProblemModel, null_correlations
 from .cv import _fold_scores, _part, _PathCV
 from .exceptions import PathWarning
 from .path import Path
@@ -47,16 +40,7 @@ from .path._path import _LinearClassifierAt
 
 __all__ = ["SparseLogisticRegression", "SparseLogisticRegressionCV"]
 
-#: lam_max of a penalty whose L1 share is below this is that of this share (glmnet's
-#: rule for its grid: the pure 2-norm penalty has no lam at which every coefficient is 0).
-_LAM_MAX_L1_RATIO = 1e-3
 _L1_RATIO = [Interval(Real, 0, 1, closed="both")]
-
-
-def _null_correlations(X, y, s):
-    """``X'Ya`` at the best constant model (``a = s sigma(-y b)``, b the log-odds)."""
-    fitted = np.full(y.size, LOGISTIC.null_intercept(y, s))
-    return np.asarray(X.T @ (y * LOGISTIC.dual_point(y, fitted, s))).ravel()
 
 
 def _lam_max(X, y, weights, l1_ratio, s):
@@ -75,11 +59,11 @@ def _lam_max(X, y, weights, l1_ratio, s):
         fitted = np.asarray(X @ fit.coef).ravel() + fit.intercept
         correlations = np.asarray(X.T @ (y * LOGISTIC.dual_point(y, fitted, s))).ravel()
     else:
-        correlations = _null_correlations(X, y, s)
-    return l1_lam_max(correlations, weights) / max(l1_ratio, _LAM_MAX_L1_RATIO)
+        correlations = null_correlations(LOGISTIC, X, y, s)
+    return l1_lam_max(correlations, weights) / max(l1_ratio, LAM_MAX_L1_RATIO)
 
 
-class SparseLogisticRegression(ClassifierMixin, LinearModel):
+class SparseLogisticRegression(ClassifierMixin, ProblemModel):
     """L1, L2 and elastic-net logistic regression with penalty weights, intercept unpenalised.
 
     Primal (solved):
@@ -195,6 +179,7 @@ class SparseLogisticRegression(ClassifierMixin, LinearModel):
     """
 
     _MODEL = "logistic"
+    _LOSS = "logistic"
     _parameter_constraints = {
         "lam": [POSITIVE],
         "l1_ratio": _L1_RATIO,
@@ -265,110 +250,6 @@ class SparseLogisticRegression(ClassifierMixin, LinearModel):
             X, y, s = X[kept], y[kept], s[kept]
         return _lam_max(X, signed_labels(y, classes), weights, float(l1_ratio), s)
 
-    def _fit_problem(self, X, y):
-        weights = check_penalty_weights(self.weights, X.shape[1])
-        finite = np.isfinite(weights)
-        kept = slice(None) if finite.all() else np.flatnonzero(finite)
-        if not finite.any():
-            warnings.warn(
-                f"every feature's weight is +inf, so {type(self).__name__} keeps no feature: "
-                "its model is the constant intercept_ (coef_ all 0).",
-                UserWarning,
-                stacklevel=4,
-            )
-            zero = (X.shape[0], 1)
-            columns = sp.csc_matrix(zero) if sp.issparse(X) else np.zeros(zero)
-            kept_weights = np.ones(1)
-        elif finite.all():
-            columns, kept_weights = X, weights
-        else:
-            columns, kept_weights = X[:, kept], weights[kept]
-        problem = Problem(
-            columns, y, self._sample_weight, LOGISTIC, float(self.lam), kept_weights,
-            float(self.l1_ratio),
-        )  # fmt: skip
-        coef, intercept = self._solve(problem)
-        self.coef_ = np.zeros(X.shape[1])
-        if finite.any():
-            self.coef_[kept] = coef
-        self.intercept_ = float(intercept)
-        self.objective_ = problem.objective(coef, intercept)
-
-    def _solve(self, problem):
-        """Run the planned chain on ``problem``; the certified (coef, intercept)."""
-        answer = {}
-        lam_max = _lam_max_estimate(problem)
-        hardness = np.log(lam_max / problem.lam) if lam_max > 0 else 0.0
-        key = signature(problem.X, problem.y, _ones_or(problem.sample_weight, problem.y.size))
-
-        def attempt(step, warm):
-            if step.backend == "PROX_NEWTON":
-                return self._prox_newton(problem, step.options, warm, key, answer)
-            return self._cvxpy(problem, step.backend, step.options, answer)
-
-        def certify():
-            return problem.certificate(*answer["point"])
-
-        self._solve_planned(
-            self._stats(problem.X, hardness, warm=self._has_warm_state(key)), attempt, certify
-        )
-        return answer["point"]
-
-    def _prox_newton(self, problem, options, warm, key, answer):
-        from ._logistic_cd import logistic_prox_newton
-
-        start = self._warm_state("PROX_NEWTON", key) or {}
-        if warm is not None:
-            start = {**start, "coef": warm[0], "intercept": warm[1]}
-        result = logistic_prox_newton(
-            problem.X, problem.y, problem.lam, problem.weights, l1_ratio=problem.l1_ratio,
-            sample_weight=problem.sample_weight, **start, **own_options(options),
-        )  # fmt: skip
-        self._keep_warm_state(
-            "PROX_NEWTON",
-            key,
-            {"coef": result.coef, "intercept": result.intercept, "working_set": result.working_set},
-        )
-        answer["point"] = (result.coef, result.intercept)
-        record = {"iterations": result.iterations}
-        if not result.converged and result.relative_gap > GAP_TOLERANCE:
-            return Outcome(
-                "max_iter",
-                f"not converged in {result.iterations} working sets (relative duality gap "
-                f"{result.relative_gap:.2e})",
-                point=answer["point"],
-                record=record,
-            )
-        message = "" if result.converged else f"not converged in {result.iterations} working sets"
-        return optimal(message, iterations=result.iterations)
-
-    def _cvxpy(self, problem, name, options, answer):
-        """CVXPY's backend ``name`` on the formulation (compiled once per data set: a new
-        lam, l1_ratio or weights only sets its Parameters)."""
-        from ._backends import cvxpy_attempt
-        from .formulations import sparse_logistic_regression
-
-        s = problem.sample_weight
-        key = (fingerprint(problem.X, problem.y), s is None)
-        compiled = self.__dict__.get("_problem")
-        if compiled is None or self.__dict__.get("_problem_key") != key:
-            compiled = sparse_logistic_regression(
-                problem.X, problem.y, problem.lam, problem.l1_ratio, problem.weights,
-                sample_weight=s,
-            )  # fmt: skip
-        parameters = compiled.param_dict
-        parameters["lam_w"].value = problem.lam * problem.l1_ratio * problem.weights
-        parameters["lam_l2"].value = problem.lam * (1.0 - problem.l1_ratio)
-        if s is not None:
-            parameters["sample_weight"].value = s
-        self._problem, self._problem_key = compiled, key
-        outcome = cvxpy_attempt(compiled, name, options)
-        if outcome.status == "optimal":
-            variables = compiled.var_dict
-            answer["point"] = (np.asarray(variables["w"].value), float(variables["b"].value))
-            self.problem_ = compiled
-        return outcome
-
     def predict_proba(self, X):
         """The probability of each class: ``sigma(f)`` for ``classes_[1]`` with two classes;
         with more, each one-vs-rest probability normalised to sum 1 (scikit-learn's
@@ -429,14 +310,67 @@ class _GridPath(Path):
         return _LogisticAt(coef, intercept, self._classes)
 
 
-def _ones_or(s, n):
-    return np.ones(n) if s is None else s
+def _grid_cv(estimator, X, y):
+    """The CV curve of SparseLogisticRegressionCV on its grid of lams, the folds' fits
+    warm-started along it; lam chosen as `_PathCV` chooses it, then the certified refit."""
+    s = estimator._sample_weight
+    weight = np.ones(X.shape[0]) if s is None else s
+    splitter = check_cv(estimator.cv, y, classifier=True)
+    folds = list(splitter.split(X, y))
+    for train, test in folds:
+        if not (weight[train].sum() > 0 and weight[test].sum() > 0):
+            raise ValueError(
+                "sample_weight is 0 on every sample of a training or validation part of "
+                "the folds; give those samples weight or choose other folds (cv)."
+            )
+    grid = _grid(estimator, X, y, s)
+    estimator.cv_lams_ = grid
+    signs = signed_labels(y, estimator.classes_)
+    weights = check_penalty_weights(estimator.weights, X.shape[1])
+    scales = [weight.sum() / weight[train].sum() for train, _ in folds]
+    runs = Parallel(n_jobs=estimator.n_jobs)(
+        delayed(_fold_grid)(
+            X[train], signs[train], _part(s, train), weights, estimator.l1_ratio, grid / scale,
+            X[test], y[test], _part(s, test), estimator._scoring(), estimator.classes_,
+        )  # fmt: skip
+        for (train, test), scale in zip(folds, scales, strict=True)
+    )
+    estimator.cv_scores_ = np.array([scores for scores, _ in runs])
+    for message in dict.fromkeys(m for _, messages in runs for m in messages):
+        warnings.warn(f"cross-validation fold: {message}", PathWarning, stacklevel=4)
+    estimator._choose_lam()
+    estimator.estimator_ = SparseLogisticRegression(
+        lam=estimator.lam_,
+        l1_ratio=estimator.l1_ratio,
+        weights=estimator.weights,
+        solver=estimator.solver,
+        solver_options=estimator.solver_options,
+        **{name: getattr(estimator, name) for name in FINAL_FIT_CONTROLS},
+    ).fit(X, y, sample_weight=s)
+    for name in ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_"):
+        setattr(estimator, name, getattr(estimator.estimator_, name))
 
-
-def _lam_max_estimate(problem):
-    """lam_max from the constant model's correlations (the planner's hardness)."""
-    correlations = _null_correlations(problem.X, problem.y, problem.sample_weight)
-    return l1_lam_max(correlations, problem.weights) / max(problem.l1_ratio, _LAM_MAX_L1_RATIO)
+def _grid(estimator, X, y, s):
+    """The lams of the CV curve, decreasing."""
+    if not isinstance(estimator.lams, Integral):
+        lams = np.asarray(estimator.lams, dtype=np.float64)
+        if lams.ndim != 1 or lams.size == 0 or not np.all(np.isfinite(lams) & (lams > 0)):
+            raise ValueError(
+                f"lams must be a number of lams or a 1-D array of finite lams > 0; got "
+                f"{estimator.lams!r}."
+            )
+        return np.unique(lams)[::-1]
+    kept = slice(None) if s is None else s > 0
+    lam_max = SparseLogisticRegression.lam_max(
+        X[kept], y[kept], estimator.weights, l1_ratio=estimator.l1_ratio,
+        sample_weight=None if s is None else s[kept],
+    )  # fmt: skip
+    if not lam_max > 0:
+        return np.array([1.0])  # no penalised feature can enter: any lam is the same
+    ratio = estimator.lam_min_ratio
+    if ratio is None:
+        ratio = 1e-4 if X.shape[0] > X.shape[1] else 1e-2
+    return np.geomspace(lam_max, ratio * lam_max, estimator.lams)
 
 
 class SparseLogisticRegressionCV(ClassifierMixin, _PathCV):
@@ -576,65 +510,9 @@ class SparseLogisticRegressionCV(ClassifierMixin, _PathCV):
             solver_options=solver_options, tol=tol, max_iter=max_iter, verbose=verbose,
         )  # fmt: skip
 
-    def _fit_cv(self, X, y):
-        s = self._sample_weight
-        weight = np.ones(X.shape[0]) if s is None else s
-        splitter = check_cv(self.cv, y, classifier=True)
-        folds = list(splitter.split(X, y))
-        for train, test in folds:
-            if not (weight[train].sum() > 0 and weight[test].sum() > 0):
-                raise ValueError(
-                    "sample_weight is 0 on every sample of a training or validation part of "
-                    "the folds; give those samples weight or choose other folds (cv)."
-                )
-        grid = self._grid(X, y, s)
-        self.cv_lams_ = grid
-        signs = signed_labels(y, self.classes_)
-        weights = check_penalty_weights(self.weights, X.shape[1])
-        scales = [weight.sum() / weight[train].sum() for train, _ in folds]
-        runs = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fold_grid)(
-                X[train], signs[train], _part(s, train), weights, self.l1_ratio, grid / scale,
-                X[test], y[test], _part(s, test), self._scoring(), self.classes_,
-            )  # fmt: skip
-            for (train, test), scale in zip(folds, scales, strict=True)
-        )
-        self.cv_scores_ = np.array([scores for scores, _ in runs])
-        for message in dict.fromkeys(m for _, messages in runs for m in messages):
-            warnings.warn(f"cross-validation fold: {message}", PathWarning, stacklevel=4)
-        self._choose_lam()
-        self.estimator_ = SparseLogisticRegression(
-            lam=self.lam_,
-            l1_ratio=self.l1_ratio,
-            weights=self.weights,
-            solver=self.solver,
-            solver_options=self.solver_options,
-            **{name: getattr(self, name) for name in FINAL_FIT_CONTROLS},
-        ).fit(X, y, sample_weight=s)
-        for name in ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_"):
-            setattr(self, name, getattr(self.estimator_, name))
-
-    def _grid(self, X, y, s):
-        """The lams of the CV curve, decreasing."""
-        if not isinstance(self.lams, Integral):
-            lams = np.asarray(self.lams, dtype=np.float64)
-            if lams.ndim != 1 or lams.size == 0 or not np.all(np.isfinite(lams) & (lams > 0)):
-                raise ValueError(
-                    f"lams must be a number of lams or a 1-D array of finite lams > 0; got "
-                    f"{self.lams!r}."
-                )
-            return np.unique(lams)[::-1]
-        kept = slice(None) if s is None else s > 0
-        lam_max = SparseLogisticRegression.lam_max(
-            X[kept], y[kept], self.weights, l1_ratio=self.l1_ratio,
-            sample_weight=None if s is None else s[kept],
-        )  # fmt: skip
-        if not lam_max > 0:
-            return np.array([1.0])  # no penalised feature can enter: any lam is the same
-        ratio = self.lam_min_ratio
-        if ratio is None:
-            ratio = 1e-4 if X.shape[0] > X.shape[1] else 1e-2
-        return np.geomspace(lam_max, ratio * lam_max, self.lams)
+    __sklearn_tags__ = binary_classifier_tags
+    #: Cross-validation on a warm-started grid of lams (a function, declared as data).
+    _cross_validation = staticmethod(_grid_cv)
 
 
 def _fold_grid(X, y, s, weights, l1_ratio, lams, X_val, y_val, s_val, scoring, classes):

@@ -13,6 +13,27 @@ from .svm import SVMDual
 __all__ = ["SupportVectorSelector"]
 
 
+def _support_vector_selection(selector, X, y):
+    """The selector fitted on the support vectors of the SVM (one per class when more)."""
+    y = np.asarray(y)
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise ValueError(f"y must hold at least two classes; got one class {classes}.")
+    svm = SVMDual() if selector.svm is None else selector.svm
+    # Two classes: one SVM. More: one SVM per class against the rest, and the support
+    # vectors of any of them (Theorem 1 then holds for each binary problem).
+    targets = [y] if classes.size == 2 else [y == c for c in classes]
+    selector.svms_ = [clone(svm).fit(X, t) for t in targets]
+    sv = np.unique(np.concatenate([np.asarray(m.support_) for m in selector.svms_]))
+    if sv.size == 0:
+        raise ValueError("the SVM found no support vectors; there is nothing to select on.")
+    selector.support_vectors_ = sv
+    selector = BSSSelector() if selector.selector is None else selector.selector
+    selector.selector_ = clone(selector).fit(X[sv], y[sv])
+    return selector.selector_.selection_
+
+
 class SupportVectorSelector(_BaseSelector):
     """Fit an SVM, then run a sparsify selector on its support vectors only (001 Theorem 1).
 
@@ -103,24 +124,7 @@ class SupportVectorSelector(_BaseSelector):
             )
         return super().fit(X, y)
 
-    def _select(self, X, y):
-        y = np.asarray(y)
-        check_classification_targets(y)
-        classes = np.unique(y)
-        if classes.size < 2:
-            raise ValueError(f"y must hold at least two classes; got one class {classes}.")
-        svm = SVMDual() if self.svm is None else self.svm
-        # Two classes: one SVM. More: one SVM per class against the rest, and the support
-        # vectors of any of them (Theorem 1 then holds for each binary problem).
-        targets = [y] if classes.size == 2 else [y == c for c in classes]
-        self.svms_ = [clone(svm).fit(X, t) for t in targets]
-        sv = np.unique(np.concatenate([np.asarray(m.support_) for m in self.svms_]))
-        if sv.size == 0:
-            raise ValueError("the SVM found no support vectors; there is nothing to select on.")
-        self.support_vectors_ = sv
-        selector = BSSSelector() if self.selector is None else self.selector
-        self.selector_ = clone(selector).fit(X[sv], y[sv])
-        return self.selector_.selection_
+    _selection = staticmethod(_support_vector_selection)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

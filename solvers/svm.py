@@ -32,9 +32,8 @@ from ._base import (
     POSITIVE,
 )
 from ._l1_models import WeightedL1Model
-from ._l2_svm import TwoNormSVM, margin, read_primal, support
+from ._l2_svm import TwoNormSVM
 from ._penalty import check_penalty_weights
-from .formulations import svm_dual, svm_primal
 from .path import l1_svm_path, svm2_path
 
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
@@ -150,8 +149,9 @@ class SVMDual(ClassifierMixin, TwoNormSVM):
     True
     """
 
-    _MODEL = "svm"
-    _SQUARED = False
+    _DUAL = True
+    #: The scaling a ``lam`` given to the constructor is translated by (C = 1 / lam).
+    _scaling_model = "svm"
     _parameter_constraints = {
         "C": [POSITIVE],
         **CLASS_WEIGHT_CONSTRAINTS,
@@ -180,51 +180,6 @@ class SVMDual(ClassifierMixin, TwoNormSVM):
         self.max_iter = max_iter
         self.verbose = verbose
         self.warm_start = warm_start
-
-    def _build_problem(self, X, y):
-        if self._column_scale is not None:
-            return svm_primal(
-                X, y, sample_weight=self._sample_weight, column_scale=self._column_scale
-            )
-        return svm_dual(X, y, sample_weight=self._sample_weight)
-
-    def _parameter_values(self, X, y):
-        return _box_values(self, "C")
-
-    def _set_full_objective(self, X, y):
-        if self._column_scale is not None:
-            self.objective_ = self._primal_objective(X, y)
-        else:
-            self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_)
-
-    def _read_solution(self, problem, X, y):
-        if self._column_scale is not None:
-            read_primal(self, problem, self._column_scale)
-            self.margin_ = margin(self.coef_)
-        else:
-            upper = self._C_solved * self._weights_or_ones(y.size)
-            _read_dual(self, problem, X, y, upper=upper)
-        self._set_full_objective(X, y)
-
-
-def _box_values(est, name):
-    """The Parameter values of the 2-norm SVM's C: ``name`` = C, or ``"C_s"`` = C s."""
-    if est._weighted:
-        return {"C_s": est._C_solved * est._sample_weight}
-    return {name: est._C_solved}
-
-
-def _read_dual(est, problem, X, y, upper):
-    """Set alpha_, support_, coef_ = X'Y a, intercept_, margin_ from a solved SVM dual.
-
-    ``upper`` is the box of the multipliers (``C s_i``, or inf for the squared hinge).
-    """
-    est.alpha_ = np.clip(problem.var_dict["alpha"].value, 0.0, upper)
-    est.support_ = support(est.alpha_)
-    est.coef_ = np.asarray(X.T @ (y * est.alpha_)).ravel()
-    # The multiplier of y'a = 0 is the intercept (KKT of the primal/dual pair).
-    est.intercept_ = float(problem.constraints[0].dual_value)
-    est.margin_ = margin(est.coef_)
 
 
 class L2SVM(ClassifierMixin, TwoNormSVM):
@@ -356,54 +311,8 @@ class L2SVM(ClassifierMixin, TwoNormSVM):
         self.verbose = verbose
         self.warm_start = warm_start
 
-    @property
-    def _SQUARED(self):
-        return self.loss == "squared_hinge"
-
     #: The scaling a ``lam`` given to the constructor is translated by (C = 1 / lam).
     _scaling_model = "svm"
-
-    @property
-    def _MODEL(self):
-        return "svm_squared_hinge" if self._SQUARED else "svm"
-
-    def _build_problem(self, X, y):
-        if self._solves_dual(X):
-            return svm_dual(X, y, loss=self.loss, sample_weight=self._sample_weight)
-        return svm_primal(
-            X,
-            y,
-            loss=self.loss,
-            sample_weight=self._sample_weight,
-            column_scale=self._column_scale,
-        )
-
-    def _solves_dual(self, X):
-        """d > n (the n x n dual is the smaller problem) and no column dominates."""
-        return X.shape[1] > X.shape[0] and self._column_scale is None
-
-    def _parameter_values(self, X, y):
-        if self._solves_dual(X) and self._SQUARED:
-            if self._weighted:
-                return {"inv_2C_s": 0.5 / (self._C_solved * self._sample_weight)}
-            return {"inv_2C": 0.5 / self._C_solved}
-        return _box_values(self, "C")
-
-    def _set_full_objective(self, X, y):
-        self.objective_ = self._primal_objective(X, y)
-
-    def _read_solution(self, problem, X, y):
-        C, s = self._C_solved, self._weights_or_ones(y.size)
-        if self._solves_dual(X):
-            _read_dual(self, problem, X, y, upper=np.inf if self._SQUARED else C * s)
-            # The dual value (the primal optimum): evaluating the primal at w = X'Ya
-            # would amplify the solver's tolerance on the margins.
-            ridge = self.alpha_ @ (self.alpha_ / s) / (4 * C) if self._SQUARED else 0.0
-            self.objective_ = float(self.alpha_.sum() - 0.5 * self.coef_ @ self.coef_ - ridge)
-            return
-        read_primal(self, problem, self._column_scale)
-        self.margin_ = margin(self.coef_)
-        self.objective_ = self._primal_objective(X, y)
 
 
 #: The parameters of the L1-penalised SVMs: the weighted L1 models' and ``class_weight``.

@@ -70,7 +70,8 @@ _SKETCH_BLOCK = 4096
 
 
 class _BaseSelector(SelectorMixin, BaseEstimator):
-    """Fit a `Selection` and apply it; subclasses only implement ``_select(X, y)``."""
+    """Fit a `Selection` and apply it; each selector declares ``_selection``, the
+    function of (selector, X, y) that computes its `Selection`."""
 
     _parameter_constraints = {"n_features": _N_FEATURES}
 
@@ -109,7 +110,7 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
             conditions fail (e.g. n_features above the number of features).
         """
         X = self._check_input(X, reset=True)
-        self.selection_ = self._select(X, y)
+        self.selection_ = self._selection(self, X, y)
         self.indices_ = self.selection_.indices
         self.scales_ = self.selection_.scales
         return self
@@ -266,6 +267,41 @@ def _n_trials(selector, ell, d, formula):
     return r
 
 
+def _bss_on(selector, V, ell_is, hint=None):
+    """BSS on V with r = n_features, or r from epsilon (001 Theorem 1)."""
+    ell = V.shape[1]
+    r = _n_trials(selector, ell, V.shape[0], bss_features)
+    if r <= ell:
+        if hint is None:
+            hint = (
+                f"to keep {r} features or fewer, run BSS on fewer singular vectors: "
+                f"k < {r} (e.g. k=10, the top-10 subspace 003 sec. 6 uses on text); "
+                "or leave n_features and k at their defaults (40 features on the "
+                "top-10 subspace)"
+            )
+        raise ValueError(
+            f"n_features={r} must exceed ell={ell} ({ell_is}): BSS on ell right "
+            f"singular vectors needs r > ell iterations. Use n_features >= {ell + 1}, "
+            f"or, {hint}."
+        )
+    return bss(V, r, gamma=selector.gamma)
+
+
+def _bss_selection(selector, X, y):
+    """BSS on the top-k right singular vectors of X (k="auto": min(10, rank))."""
+    k = selector.k
+    if isinstance(k, str):  # "auto"
+        k = None
+        if selector.n_features is None and selector.epsilon is None:
+            try:
+                V, _ = right_singular_vectors(X, min(_AUTO_K, *X.shape))
+            except ValueError:  # rank(X) < 10: all its right singular vectors
+                V, _ = right_singular_vectors(X, None)
+            return _bss_on(selector, V, "k='auto': min(10, rank(X))")
+    V, _ = right_singular_vectors(X, k)
+    return _bss_on(selector, V, "the rank of X" if k is None else "k")
+
+
 class BSSSelector(_BaseSelector):
     """Deterministic BSS feature selection on the top right singular vectors of X (000, 001).
 
@@ -342,37 +378,19 @@ class BSSSelector(_BaseSelector):
         self.k = k
         self.gamma = gamma
 
-    def _select(self, X, y):
-        k = self.k
-        if isinstance(k, str):  # "auto"
-            k = None
-            if self.n_features is None and self.epsilon is None:
-                try:
-                    V, _ = right_singular_vectors(X, min(_AUTO_K, *X.shape))
-                except ValueError:  # rank(X) < 10: all its right singular vectors
-                    V, _ = right_singular_vectors(X, None)
-                return self._bss(V, "k='auto': min(10, rank(X))")
-        V, _ = right_singular_vectors(X, k)
-        return self._bss(V, "the rank of X" if k is None else "k")
+    _selection = staticmethod(_bss_selection)
 
-    def _bss(self, V, ell_is, hint=None):
-        """BSS on V with r = n_features, or r from epsilon (001 Theorem 1)."""
-        ell = V.shape[1]
-        r = _n_trials(self, ell, V.shape[0], bss_features)
-        if r <= ell:
-            if hint is None:
-                hint = (
-                    f"to keep {r} features or fewer, run BSS on fewer singular vectors: "
-                    f"k < {r} (e.g. k=10, the top-10 subspace 003 sec. 6 uses on text); "
-                    "or leave n_features and k at their defaults (40 features on the "
-                    "top-10 subspace)"
-                )
-            raise ValueError(
-                f"n_features={r} must exceed ell={ell} ({ell_is}): BSS on ell right "
-                f"singular vectors needs r > ell iterations. Use n_features >= {ell + 1}, "
-                f"or, {hint}."
-            )
-        return bss(V, r, gamma=self.gamma)
+
+def _sketched_bss_selection(selector, X, y):
+    """BSS on the right singular vectors of the Gaussian sketch G X (001 sec. 5.4)."""
+    sketch = gaussian_sketch(X, selector.t, check_random_state(selector.random_state))
+    V, _ = right_singular_vectors(sketch, None, name="the sketch G X")
+    return _bss_on(selector,
+        V,
+        "the rank of the sketch G X, at most t",
+        hint=f"to keep {selector.n_features} features or fewer, a smaller sketch t < "
+        f"{selector.n_features}, or BSSSelector with k < {selector.n_features}",
+    )
 
 
 class SketchedBSSSelector(BSSSelector):
@@ -437,15 +455,7 @@ class SketchedBSSSelector(BSSSelector):
         self.gamma = gamma
         self.random_state = random_state
 
-    def _select(self, X, y):
-        sketch = gaussian_sketch(X, self.t, check_random_state(self.random_state))
-        V, _ = right_singular_vectors(sketch, None, name="the sketch G X")
-        return self._bss(
-            V,
-            "the rank of the sketch G X, at most t",
-            hint=f"to keep {self.n_features} features or fewer, a smaller sketch t < "
-            f"{self.n_features}, or BSSSelector with k < {self.n_features}",
-        )
+    _selection = staticmethod(_sketched_bss_selection)
 
 
 def _sketch_columns(seed, t, first, stop):
@@ -479,8 +489,23 @@ def gaussian_sketch(X, t, rng):
     return reduce_row_blocks(partial(_block_sketch, seed=seed, t=t), X, rows=True)
 
 
+def _sampled_selection(selector, X, y):
+    """r trials (or the expected size r) drawn with the sampler's distribution p."""
+    p, r = selector._distribution(selector, X)
+    return sample_features(p, r, method=selector.method, random_state=selector.random_state)
+
+
+def _probabilities_and_r(selector, X):
+    """The sampler's ``_probabilities`` of X, and r = n_features (default d / 2)."""
+    p = selector._probabilities(X)
+    r = max(1, X.shape[1] // 2) if selector.n_features is None else selector.n_features
+    return p, r
+
+
 class _SamplingSelector(_BaseSelector):
-    """Randomised samplers: the distribution p comes from ``_probabilities``."""
+    """Randomised samplers: each declares its distribution p, ``_probabilities`` (a
+    function of X) or ``_distribution`` (a function of the selector and X giving p
+    and r)."""
 
     _parameter_constraints = {
         **_BaseSelector._parameter_constraints,
@@ -493,14 +518,15 @@ class _SamplingSelector(_BaseSelector):
         self.method = method
         self.random_state = random_state
 
-    def _select(self, X, y):
-        p, r = self._probabilities_and_r(X)
-        return sample_features(p, r, method=self.method, random_state=self.random_state)
+    _selection = staticmethod(_sampled_selection)
+    _distribution = staticmethod(_probabilities_and_r)
 
-    def _probabilities_and_r(self, X):
-        p = self._probabilities(X)
-        r = max(1, X.shape[1] // 2) if self.n_features is None else self.n_features
-        return p, r
+
+def _leverage_distribution(selector, X):
+    """Leverage-score probabilities (001 eq. 4) and r from n_features or epsilon."""
+    scores = leverage_scores(X, selector.k)
+    ell = int(round(scores.sum()))  # the scores sum to the number of singular vectors
+    return scores / ell, _n_trials(selector, ell, X.shape[1], leverage_features)
 
 
 class LeverageSelector(_SamplingSelector):
@@ -570,10 +596,12 @@ class LeverageSelector(_SamplingSelector):
         self.method = method
         self.random_state = random_state
 
-    def _probabilities_and_r(self, X):
-        scores = leverage_scores(X, self.k)
-        ell = int(round(scores.sum()))  # the scores sum to the number of singular vectors
-        return scores / ell, _n_trials(self, ell, X.shape[1], leverage_features)
+    _distribution = staticmethod(_leverage_distribution)
+
+
+def _uniform_probabilities(X):
+    """p_i = 1/d."""
+    return np.full(X.shape[1], 1.0 / X.shape[1])
 
 
 class UniformSelector(_SamplingSelector):
@@ -621,8 +649,7 @@ class UniformSelector(_SamplingSelector):
     10.0
     """
 
-    def _probabilities(self, X):
-        return np.full(X.shape[1], 1.0 / X.shape[1])
+    _probabilities = staticmethod(_uniform_probabilities)
 
 
 class WeightSelector(_SamplingSelector):
@@ -668,8 +695,12 @@ class WeightSelector(_SamplingSelector):
     True
     """
 
-    def _probabilities(self, X):
-        return weight_scores(X)
+    _probabilities = staticmethod(weight_scores)
+
+
+def _rrqr_selection(selector, X, y):
+    """The pivots of the rank-revealing QR of X (000 sec. 6.2)."""
+    return rrqr(X, selector._n_top(X.shape[1]))
 
 
 class RRQRSelector(_BaseSelector):
@@ -716,8 +747,13 @@ class RRQRSelector(_BaseSelector):
     (3,)
     """
 
-    def _select(self, X, y):
-        return rrqr(X, self._n_top(X.shape[1]))
+    _selection = staticmethod(_rrqr_selection)
+
+
+def _doc_freq_selection(selector, X, y):
+    """The n_features words of highest document frequency (``scores_``)."""
+    selector.scores_ = np.asarray(document_frequency(X), dtype=np.float64)
+    return _top(selector.scores_, selector._n_top(X.shape[1]))
 
 
 class DocFreqSelector(_BaseSelector):
@@ -760,9 +796,18 @@ class DocFreqSelector(_BaseSelector):
     array(['x0', 'x2'], dtype=object)
     """
 
-    def _select(self, X, y):
-        self.scores_ = np.asarray(document_frequency(X), dtype=np.float64)
-        return _top(self.scores_, self._n_top(X.shape[1]))
+    _selection = staticmethod(_doc_freq_selection)
+
+
+def _info_gain_selection(selector, X, y):
+    """The n_features words of highest information gain (``scores_``)."""
+    if y is None:
+        raise ValueError(
+            "InfoGainSelector requires y to be passed, but the target y is None; "
+            "call fit(X, y) with the class labels."
+        )
+    selector.scores_ = np.asarray(information_gain(X, y), dtype=np.float64)
+    return _top(selector.scores_, selector._n_top(X.shape[1]))
 
 
 class InfoGainSelector(_BaseSelector):
@@ -807,14 +852,7 @@ class InfoGainSelector(_BaseSelector):
     (array([1]), True)
     """
 
-    def _select(self, X, y):
-        if y is None:
-            raise ValueError(
-                "InfoGainSelector requires y to be passed, but the target y is None; "
-                "call fit(X, y) with the class labels."
-            )
-        self.scores_ = np.asarray(information_gain(X, y), dtype=np.float64)
-        return _top(self.scores_, self._n_top(X.shape[1]))
+    _selection = staticmethod(_info_gain_selection)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

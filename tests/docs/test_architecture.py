@@ -76,5 +76,126 @@ def test_no_import_circle_in_solvers():
 
     circles = sorted(m for m in graph if m in reaches(m) and m != "solvers")
     assert circles == [], f"modules on an import circle: {circles}"
-    # The check sees arrows: the estimators import the certificates.
-    assert "solvers.certificates" in graph["solvers.lasso"]
+    # The check sees arrows: the L1 models import the certificates.
+    assert "solvers.certificates" in graph["solvers._l1_models"]
+
+
+def _public_estimators():
+    """Every public class of ``solvers`` and ``sparsify`` that has ``fit``."""
+    import inspect
+
+    import solvers
+    import sparsify
+
+    return [
+        getattr(package, name)
+        for package in (solvers, sparsify)
+        for name in package.__all__
+        if inspect.isclass(getattr(package, name)) and hasattr(getattr(package, name), "fit")
+    ]
+
+
+def _library_classes(cls):
+    return [k for k in cls.__mro__ if k.__module__.split(".")[0] in ("solvers", "sparsify")]
+
+
+def test_each_public_estimator_has_at_most_three_library_classes_in_its_mro():
+    """Thin shells (docs/architecture.md, "Layout"): an estimator is its own class, at
+    most one family base and the one base; behaviour shared otherwise is a function
+    (working sets, public names, one-vs-rest) or scikit-learn's mixins."""
+    estimators = _public_estimators()
+    assert len(estimators) >= 25  # the check sees them all, selectors included
+    deep = {cls.__name__: [k.__name__ for k in _library_classes(cls)] for cls in estimators}
+    deep = {name: mro for name, mro in deep.items() if len(mro) > 3}
+    assert deep == {}, f"more than 3 classes of the library in the MRO: {deep}"
+
+
+def _attributes_read(node, receivers):
+    """The names ``r.name`` read in ``node`` for a receiver ``r`` in ``receivers``."""
+    import ast
+
+    return {
+        n.attr
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id in receivers
+    }
+
+
+def _read_by_the_library(cls):
+    """What the library reads off an instance of ``cls`` other than in ``cls``'s own body:
+    ``self.x`` in the library classes of its MRO and ``e.x`` in every module function of
+    solvers/ and sparsify/ whose first argument ``e`` is not ``self`` (the functions an
+    estimator is handed to: working sets, one-vs-rest, cross-validation, Dask fits)."""
+    import ast
+    import inspect
+
+    read = set()
+    for package in ("solvers", "sparsify"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.parse(path.read_text()).body:
+                if isinstance(node, ast.FunctionDef) and node.args.args:
+                    first = node.args.args[0].arg
+                    if first != "self":
+                        read |= _attributes_read(node, {first})
+    for base in _library_classes(cls):
+        if base is cls:
+            continue
+        read |= _attributes_read(ast.parse(inspect.getsource(base).strip()), {"self", "cls"})
+    return read
+
+
+#: scikit-learn's conventions a class defines and scikit-learn's code calls.
+_SKLEARN_CONVENTIONS = {"_expected_failed_checks", "_more_tags", "_get_support_mask"}
+
+
+def _hooks(cls):
+    """The private methods (functions or properties written in ``cls``'s body) that the
+    library reads off an instance: template-method hooks a base class or a function
+    calls. Data declared on the class (strings, tuples, a module function assigned as a
+    value, as ``path = staticmethod(lasso_path)``) is not a hook."""
+    import types
+
+    read = _read_by_the_library(cls)
+    hooks = []
+    for name, value in vars(cls).items():
+        if not name.startswith("_") or name.startswith("__") or name in _SKLEARN_CONVENTIONS:
+            continue
+        function = value.fget if isinstance(value, property) else value
+        function = getattr(function, "__func__", function)  # staticmethod, classmethod
+        written_here = isinstance(function, types.FunctionType) and (
+            function.__qualname__.startswith(f"{cls.__qualname__}.")
+        )
+        if written_here and name in read:
+            hooks.append(name)
+    return sorted(hooks)
+
+
+def test_the_check_for_hooks_sees_a_hook():
+    """A class that overrides what its base calls is caught; one that declares data is not."""
+    from solvers._base import LinearModel
+
+    class Hooked(LinearModel):
+        def _read_solution(self, problem, X, y):  # LinearModel._cvxpy_attempt calls it
+            pass
+
+        def _helper_of_its_own(self):  # nothing else reads it
+            pass
+
+    class Declared(LinearModel):
+        _MODEL = "lasso"
+        _read_solution = staticmethod(print)  # a function as a value, not written here
+
+    assert _hooks(Hooked) == ["_read_solution"]
+    assert _hooks(Declared) == []
+
+
+def test_no_public_estimator_defines_a_hook_a_base_calls():
+    """The estimators and selectors declare data (loss, model, path, parameters, the
+    function that computes a selection); the fit lives in their family base or in
+    functions (docs/architecture.md, "Layout")."""
+    estimators = _public_estimators()
+    assert {cls.__name__ for cls in estimators} >= {"L1SVM", "SVMDual", "RLSC", "BSSSelector"}
+    hooked = {cls.__name__: _hooks(cls) for cls in estimators}
+    assert {name: hooks for name, hooks in hooked.items() if hooks} == {}
