@@ -1,7 +1,7 @@
 """Griffe extension (mkdocs.yml, mkdocstrings ``extensions:``): public classes, public bases.
 
 The estimators inherit most of their methods (``fit``, ``predict``, ``score``, ...) from
-private classes (``_WeightedL1SVM``, ``_PathCV``, classes of private modules such as
+private classes (``_PathCV``, ``_AdaptiveL1``, classes of private modules such as
 ``solvers._base``) and from scikit-learn. On the API pages each public class should list
 every public method it has, inherited ones included, and name only bases a reader can
 look up. For each class of a loaded package whose path is public (no part starts with
@@ -13,8 +13,9 @@ look up. For each class of a loaded package whose path is public (no part starts
 - copies its inherited members into the class (as the inherited members they are:
   mkdocstrings' ``inherited_members`` option still decides whether they show), and
 - replaces each private base by that base's own bases, until only public ones are left:
-  ``L1SVM(_WeightedL1SVM)`` shows "Bases: ClassifierMixin, BaseEstimator". A base is
-  private when a part of its dotted path (as imported) starts with ``_``.
+  ``L1SVM(ClassifierMixin, WeightedL1Model)`` shows "Bases: ClassifierMixin,
+  BaseEstimator". A base is private when a part of its dotted path (as imported)
+  starts with ``_``.
 
 Members are copied before any base is changed, so every class's members are those of
 its real bases.
