@@ -21,8 +21,9 @@ backends that take a warm start keep their last answer on the same data
 term (docs/solvers.md, "Sample weights"); the classifiers' ``class_weight`` multiplies
 the weights of each class, as in scikit-learn's SVC. Samples of weight 0 are dropped
 before solving (the same problem: their loss counts for nothing, their multipliers
-are 0), so every solver below sees weights > 0, in ``self._sample_weight`` (None when
-every weight is 1: the unweighted problem, built as without weights). The weights are
+are 0), so every solver below sees weights > 0, handed to ``_fit_problem(X, y,
+sample_weight)`` (None when every weight is 1: the unweighted problem, built as
+without weights); the one base keeps nothing of the problem on the estimator. The weights are
 Parameter values of the formulation: a re-fit with new weights (on the same samples
 of positive weight) re-solves the compiled problem.
 """
@@ -230,20 +231,19 @@ class LinearModel(BaseEstimator):
     SVMs, ridge and RLSC, the CV estimators) sets ``_MODEL`` (a key of
     :data:`solvers._registry.MODELS`) and ``_dpp_params`` (names of the
     hyperparameters that only change Parameter values of the formulation), and
-    implements ``_fit_problem(X, y)`` (set ``coef_`` (1-D) and ``intercept_`` (a
-    float) on the binary or real problem, with the sample weights of
-    ``_sample_weight``) and the CVXPY side: ``_build_problem(X, y)``,
-    ``_parameter_values(X, y) -> {parameter name: value}`` and
-    ``_read_solution(problem, X, y)`` (set the fitted attributes from a solved
-    problem), ``_certificate(X, y)`` (a :class:`solvers.certificates.Certificate` of
-    the fitted attributes) and optionally ``_polish(X, y)``.
+    implements ``_fit_problem(X, y, sample_weight)`` (set ``coef_`` (1-D) and
+    ``intercept_`` (a float) on the binary or real problem with those sample weights,
+    None for all 1) and the CVXPY side: ``_build_problem(X, y, sample_weight)``,
+    ``_parameter_values(X, y, sample_weight) -> {parameter name: value}`` and
+    ``_read_solution(problem, X, y, sample_weight)`` (set the fitted attributes from a
+    solved problem), ``_certificate(X, y)`` (a
+    :class:`solvers.certificates.Certificate` of the fitted attributes) and optionally
+    ``_polish(X, y)``.
     """
 
     _MODEL = None
     _dpp_params = ()
     __new__ = checked_new  # an unknown argument names this class and what to pass
-    #: The sample weights of the problem being solved, set during ``fit`` (None: all 1).
-    _sample_weight = None
     #: Whether a classifier fits more than two classes one-vs-rest (else a ValueError).
     _one_vs_rest = True
 
@@ -329,8 +329,8 @@ class LinearModel(BaseEstimator):
             stacklevel=4,
         )
 
-    def _stats(self, X, hardness, *, warm=False):
-        """The planner's view of the problem on X."""
+    def _stats(self, X, hardness, *, weighted, warm=False):
+        """The planner's view of the problem on X (``weighted``: with sample weights)."""
         n, d = X.shape
         return ProblemStats(
             self._MODEL,
@@ -339,16 +339,17 @@ class LinearModel(BaseEstimator):
             X.nnz if sp.issparse(X) else n * d,
             sp.issparse(X),
             float(max(hardness, 0.0)),
-            weighted=self._weighted,
+            weighted=weighted,
             warm=warm,
         )
 
-    def _cvxpy_attempt(self, X, y, name, options):
-        """Solve the formulation on (X, y) with CVXPY's backend ``name``; read its answer.
+    def _cvxpy_attempt(self, X, y, sample_weight, name, options):
+        """Solve the formulation on (X, y) with sample weights ``sample_weight`` (None:
+        all 1) with CVXPY's backend ``name``; read its answer.
 
         Builds the problem (or reuses the compiled one when only DPP parameters
         changed) and sets its parameters. After an optimal solve
-        ``_read_solution(problem, X, y)`` sets the fitted attributes.
+        ``_read_solution(problem, X, y, sample_weight)`` sets the fitted attributes.
         """
         from ._backends import cvxpy_attempt  # CVXPY: imported when a CVXPY backend runs
 
@@ -358,18 +359,18 @@ class LinearModel(BaseEstimator):
             if k not in self._dpp_params and k not in ("solver", "solver_options")
         }
         # Weighted or not is structure (the weights themselves are Parameter values).
-        structure["weighted"] = self._weighted
+        structure["weighted"] = sample_weight is not None
         key = (fingerprint(X, y), repr(sorted(structure.items())))
         problem = self.__dict__.get("_problem")
         if problem is None or self.__dict__.get("_problem_key") != key:
-            problem = self._build_problem(X, y)
-        for parameter, value in self._parameter_values(X, y).items():
+            problem = self._build_problem(X, y, sample_weight)
+        for parameter, value in self._parameter_values(X, y, sample_weight).items():
             problem.param_dict[parameter].value = value
         # Cached before solving: a retry with another backend on the same data reuses it.
         self._problem, self._problem_key = problem, key
         outcome = cvxpy_attempt(problem, name, options)
         if outcome.status == "optimal":
-            self._read_solution(problem, X, y)
+            self._read_solution(problem, X, y, sample_weight)
             self.problem_ = problem
         return outcome
 
@@ -392,35 +393,23 @@ class LinearModel(BaseEstimator):
     def _keep_warm_state(self, backend, key, state):
         self.__dict__.setdefault("_warm_states", {})[backend] = (key, state)
 
-    @property
-    def _weighted(self):
-        """Whether the problem being solved has sample weights (other than all ones)."""
-        return self._sample_weight is not None
-
-    def _weights_or_ones(self, n):
-        """The sample weights of the problem being solved (ones when unweighted)."""
-        return np.ones(n) if self._sample_weight is None else self._sample_weight
-
     def _fit_weighted(self, X, y, sample_weight, fit):
-        """``fit(X, y)`` with ``self._sample_weight`` set, the samples of weight 0 dropped.
+        """``fit(X, y, sample_weight)`` with the samples of weight 0 dropped (weights of
+        ones as None).
 
         The per-sample attributes (``alpha_``, ``dual_coef_``) get a 0 for each dropped
         sample and ``support_`` indexes the rows of X.
         """
         n = X.shape[0]
-        if none_if_ones(sample_weight) is None:
-            kept, self._sample_weight = None, None
-        else:
+        sample_weight = none_if_ones(sample_weight)
+        kept = None
+        if sample_weight is not None:
             kept = np.flatnonzero(sample_weight > 0)
             if kept.size < X.shape[0]:
                 X, y, sample_weight = X[kept], y[kept], sample_weight[kept]
             else:
                 kept = None
-            self._sample_weight = sample_weight
-        try:
-            fit(X, y)
-        finally:
-            del self._sample_weight
+        fit(X, y, sample_weight)
         if kept is None:
             return
         for name in _PER_SAMPLE:
@@ -748,6 +737,11 @@ def _sample_weights(X, sample_weight):
     if not np.all(np.isfinite(sample_weight)):
         raise ValueError("sample_weight must be finite: it holds inf.")
     return none_if_ones(sample_weight)
+
+
+def weights_or_ones(sample_weight, n):
+    """The sample weights of a problem on n samples (ones for None: unweighted)."""
+    return np.ones(n) if sample_weight is None else sample_weight
 
 
 def none_if_ones(sample_weight):

@@ -37,6 +37,7 @@ from ._base import (
     optimal,
     own_options,
     signature,
+    weights_or_ones,
 )
 from ._centred_gram import least_squares_factor
 from ._chain import Outcome
@@ -112,6 +113,10 @@ class WeightedL1Model(LinearModel):
     _LOSS = None
     _CLOSED_FORM_ZERO = False
     _ADAPTIVE = False
+    #: The sample weights of the problem being solved, on the estimator while it is
+    #: solved (None: all 1; a working set of samples or the lasso's Gram factor swaps
+    #: them).
+    _sample_weight = None
 
     def __init__(
         self,
@@ -149,17 +154,22 @@ class WeightedL1Model(LinearModel):
             return self.weights_
         return check_penalty_weights(self.weights, X.shape[1])
 
-    def _fit_problem(self, X, y):
+    def _fit_problem(self, X, y, sample_weight):
         """The binary (labels -1/+1) or real problem on (X, y)."""
-        if self._LOSS != "squares":
-            self._fit_penalised(X, y)
-            return
-        # The intercept is free: fit y less its (s-weighted) mean and move the intercept
-        # back, exactly; with an offset such as a Unix timestamp (y = 1.7e9 + signal)
-        # the residuals would otherwise cancel to the offset's rounding.
-        offset = float(np.average(y, weights=self._sample_weight))
-        self._fit_penalised(X, y - offset)
-        self.intercept_ += offset
+        self._sample_weight = sample_weight
+        try:
+            if self._LOSS != "squares":
+                self._fit_penalised(X, y)
+                return
+            # The intercept is free: fit y less its (s-weighted) mean and move the
+            # intercept back, exactly; with an offset such as a Unix timestamp
+            # (y = 1.7e9 + signal) the residuals would otherwise cancel to the offset's
+            # rounding.
+            offset = float(np.average(y, weights=sample_weight))
+            self._fit_penalised(X, y - offset)
+            self.intercept_ += offset
+        finally:
+            del self._sample_weight
 
     def _fit_penalised(self, X, y):
         """Solve on the features of finite weight; the excluded ones get coefficient 0."""
@@ -238,9 +248,12 @@ class WeightedL1Model(LinearModel):
         self._kept_weights = weights
         if not self._solve_zero(X, y):
             hardness = math.log(self._zero_lam_max / self.lam) if self._zero_lam_max > 0 else 0.0
-            key = signature(X, y, self._weights_or_ones(X.shape[0]))
+            key = signature(X, y, weights_or_ones(self._sample_weight, X.shape[0]))
             self._solve_planned(
-                self._stats(X, hardness, warm=self._has_warm_state(key)),
+                self._stats(
+                    X, hardness, weighted=self._sample_weight is not None,
+                    warm=self._has_warm_state(key),
+                ),
                 lambda step, warm: self._attempt(X, y, step, warm),
                 lambda: self._certify(X, y),
             )
@@ -318,7 +331,7 @@ class WeightedL1Model(LinearModel):
         on the same data or the point a stopped backend handed over."""
         from ._coordinate_descent import l1_coordinate_descent
 
-        key = signature(X, y, self._weights_or_ones(X.shape[0]))
+        key = signature(X, y, weights_or_ones(self._sample_weight, X.shape[0]))
         start = self._warm_state("CD", key) or {}
         if warm is not None:
             start = {**start, "coef": warm[0], "intercept": warm[1]}
@@ -349,7 +362,7 @@ class WeightedL1Model(LinearModel):
         from the last fit's set and basis on the same data."""
         from ._lp_column_generation import l1_svm_column_generation
 
-        key = signature(X, y, self._weights_or_ones(X.shape[0]))
+        key = signature(X, y, weights_or_ones(self._sample_weight, X.shape[0]))
         result = l1_svm_column_generation(
             X,
             y,
@@ -406,7 +419,7 @@ class WeightedL1Model(LinearModel):
         """
         weights = self._kept_weights
         n, d = X.shape
-        s = self._weights_or_ones(n)
+        s = weights_or_ones(self._sample_weight, n)
         key = fingerprint(X, y, s)
         working = self._warm_state("FEATURES", key)
         if working is None:
@@ -458,10 +471,10 @@ class WeightedL1Model(LinearModel):
 
     # -- what depends on the loss --------------------------------------------------
 
-    def _build_problem(self, X, y):
-        return _FORMULATIONS[self._LOSS](X, y, sample_weight=self._sample_weight)
+    def _build_problem(self, X, y, s):
+        return _FORMULATIONS[self._LOSS](X, y, sample_weight=s)
 
-    def _read_solution(self, problem, X, y):
+    def _read_solution(self, problem, X, y, s):
         if self._LOSS == "squares":
             beta = problem.var_dict["beta"].value
             self._set_solution(X, y, beta, problem.var_dict["beta0"].value)
@@ -486,7 +499,7 @@ class WeightedL1Model(LinearModel):
             )  # fmt: skip
             if alpha is None:  # not optimal: the certificate will say so
                 inside = hinge(X, y, self.coef_, self.intercept_) > 0
-                alpha = self._weights_or_ones(y.size) * inside
+                alpha = weights_or_ones(self._sample_weight, y.size) * inside
             self._set_multipliers(alpha)
         elif self._LOSS == "squared_hinge":
             self._set_multipliers(self._loss_dual_point(X, y))
@@ -559,10 +572,10 @@ class WeightedL1Model(LinearModel):
             return fit_lasso(self, X, y, sample_weight)
         return fit_on_samples(self, X, y, sample_weight)
 
-    def _parameter_values(self, X, y):
+    def _parameter_values(self, X, y, s):
         values = {"lam_w": self.lam * self._kept_weights}
-        if self._weighted:
-            values["sample_weight"] = self._sample_weight
+        if s is not None:
+            values["sample_weight"] = s
         return values
 
     @classmethod

@@ -28,7 +28,7 @@ from sklearn.utils.extmath import row_norms
 
 from sparsify.utils import column_norms
 
-from ._base import LinearModel, optimal, own_options, signature
+from ._base import LinearModel, optimal, own_options, signature, weights_or_ones
 from ._chain import Outcome
 from ._columns import centre_offset_columns, large_columns
 from ._dask_models import fit_on_samples
@@ -79,11 +79,12 @@ def read_primal(est, problem, column_scale=None):
     est.support_ = support(est.alpha_)
 
 
-def box_values(est, name):
-    """The Parameter values of the 2-norm SVM's C: ``name`` = C, or ``"C_s"`` = C s."""
-    if est._weighted:
-        return {"C_s": est._C_solved * est._sample_weight}
-    return {name: est._C_solved}
+def box_values(C, s, name):
+    """The Parameter values of the 2-norm SVM's C: ``name`` = C, or ``"C_s"`` = C s
+    (sample weights s; None: all 1)."""
+    if s is not None:
+        return {"C_s": C * s}
+    return {name: C}
 
 
 def read_dual(est, problem, X, y, upper):
@@ -158,6 +159,9 @@ class TwoNormSVM(LinearModel):
 
     #: Whether the dual (001 eq. 2) is the formulation whatever the shape (SVMDual).
     _DUAL = False
+    #: The sample weights of the problem being solved, on the estimator while it is
+    #: solved (None: all 1; a working set of samples swaps them).
+    _sample_weight = None
 
     _SAMPLE_WORKING_SET = True
     #: Column scales for ``svm_primal`` while CVXPY solves data with dominant columns.
@@ -168,15 +172,24 @@ class TwoNormSVM(LinearModel):
         """The C of the problem being solved (another one while a C plan runs)."""
         return self.__dict__.get("_C_plan", self.C)
 
-    def _fit_problem(self, X, y):
+    def _fit_problem(self, X, y, sample_weight):
+        self._sample_weight = sample_weight
+        try:
+            self._fit_centred(X, y)
+        finally:
+            del self._sample_weight
+
+    def _fit_centred(self, X, y):
+        """The planned chain on the centred columns; the intercept moved back."""
         centred, shift = centre_offset_columns(X)
         squares = row_squares(centred)
-        s = self._weights_or_ones(y.size)
+        s = weights_or_ones(self._sample_weight, y.size)
         key = signature(centred, y, s)
         self._solve_planned(
             self._stats(
                 centred,
                 math.log1p(self.C * (s @ squares) / y.size),
+                weighted=self._sample_weight is not None,
                 warm=self._has_warm_state(key),
             ),
             lambda step, warm: self._attempt(centred, y, squares, step, warm),
@@ -205,7 +218,7 @@ class TwoNormSVM(LinearModel):
         the last fit's multipliers on the same data (at another C, clipped into the box)."""
         from ._dual_cd import dual_coordinate_descent
 
-        s = self._weights_or_ones(y.size)
+        s = weights_or_ones(self._sample_weight, y.size)
         key = signature(X, y, s)
         rows = X
         if sp.issparse(X) and not (X.format == "csr" and X.has_canonical_format):
@@ -242,7 +255,7 @@ class TwoNormSVM(LinearModel):
 
         C, s = self.C, self._sample_weight
         coef, intercept = squared_hinge_newton(X, y, C, s)
-        alpha = 2.0 * C * self._weights_or_ones(y.size) * hinge(X, y, coef, intercept)
+        alpha = 2.0 * C * weights_or_ones(s, y.size) * hinge(X, y, coef, intercept)
         self._set_dual_solution(X, y, alpha, coef, intercept)
         return optimal()
 
@@ -276,7 +289,7 @@ class TwoNormSVM(LinearModel):
                     del self._C_plan
                 if outcome.status != "optimal" or (scale, C_solved) == (1.0, self.C):
                     continue
-                boxes = C_solved * self._weights_or_ones(y.size)
+                boxes = C_solved * weights_or_ones(self._sample_weight, y.size)
                 if scale == 1.0 and np.any(self.alpha_ >= (1 - 1e-6) * boxes):
                     continue  # a multiplier at the smaller bound: not the solution at C
                 self._set_dual_solution(
@@ -394,18 +407,17 @@ class TwoNormSVM(LinearModel):
         (the smaller problem); the primal while a column dominates (scaled columns)."""
         return self._column_scale is None and (self._DUAL or X.shape[1] > X.shape[0])
 
-    def _build_problem(self, X, y):
-        s = self._sample_weight
+    def _build_problem(self, X, y, s):
         if self._solves_dual(X):
             return svm_dual(X, y, loss=self._LOSS, sample_weight=s)
         return svm_primal(X, y, loss=self._LOSS, sample_weight=s, column_scale=self._column_scale)
 
-    def _parameter_values(self, X, y):
+    def _parameter_values(self, X, y, s):
         if self._solves_dual(X) and self._SQUARED:
-            if self._weighted:
-                return {"inv_2C_s": 0.5 / (self._C_solved * self._sample_weight)}
+            if s is not None:
+                return {"inv_2C_s": 0.5 / (self._C_solved * s)}
             return {"inv_2C": 0.5 / self._C_solved}
-        return box_values(self, "C")
+        return box_values(self._C_solved, s, "C")
 
     def _set_full_objective(self, X, y):
         """SVMDual's objective is the dual's value (001 eq. 2) while it solves the dual;
@@ -415,8 +427,8 @@ class TwoNormSVM(LinearModel):
         else:
             self.objective_ = self._primal_objective(X, y)
 
-    def _read_solution(self, problem, X, y):
-        C, s = self._C_solved, self._weights_or_ones(y.size)
+    def _read_solution(self, problem, X, y, s):
+        C, s = self._C_solved, weights_or_ones(s, y.size)
         if not self._solves_dual(X):
             read_primal(self, problem, self._column_scale)
             self.margin_ = margin(self.coef_)

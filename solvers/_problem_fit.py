@@ -37,7 +37,7 @@ _FORMULATIONS = {"logistic": "sparse_logistic_regression"}
 class ProblemModel(LinearModel):
     """The fit through a :class:`solvers._problem.Problem`: see the module docstring."""
 
-    def _fit_problem(self, X, y):
+    def _fit_problem(self, X, y, sample_weight):
         """Build the :class:`solvers._problem.Problem` of (X, y) on the features of
         finite weight, solve it and set the fitted attributes from the answer."""
         weights = check_penalty_weights(self.weights, X.shape[1])
@@ -58,7 +58,7 @@ class ProblemModel(LinearModel):
         else:
             columns, kept_weights = X[:, kept], weights[kept]
         problem = Problem(
-            columns, y, self._sample_weight, LOSSES[self._LOSS], float(self.lam), kept_weights,
+            columns, y, sample_weight, LOSSES[self._LOSS], float(self.lam), kept_weights,
             float(getattr(self, "l1_ratio", 1.0)),
         )  # fmt: skip
         coef, intercept = self._solve(problem)
@@ -84,7 +84,12 @@ class ProblemModel(LinearModel):
             return problem.certificate(*answer["point"])
 
         self._solve_planned(
-            self._stats(problem.X, hardness, warm=self._has_warm_state(key)), attempt, certify
+            self._stats(
+                problem.X, hardness, weighted=problem.sample_weight is not None,
+                warm=self._has_warm_state(key),
+            ),
+            attempt,
+            certify,
         )
         return answer["point"]
 

@@ -12,7 +12,7 @@ every sample. A re-fit on the same data starts from the last subset.
 
 import numpy as np
 
-from ._base import fingerprint, optimal
+from ._base import fingerprint, optimal, weights_or_ones
 from ._chain import Outcome
 from ._subsets import balanced_subset
 
@@ -44,22 +44,22 @@ def cvxpy_on_samples(estimator, X, y, name, options):
     alpha)`` of the estimator's family.
     """
     if not (estimator._SAMPLE_WORKING_SET and many_samples(X)):
-        outcome = estimator._cvxpy_attempt(X, y, name, options)
+        outcome = estimator._cvxpy_attempt(X, y, estimator._sample_weight, name, options)
         if outcome.status == "optimal":
             estimator._certify(X, y)  # polished here, in the units the backend saw
         return outcome
     n, d = X.shape
     weights = estimator._sample_weight
-    key = fingerprint(X, y, estimator._weights_or_ones(n))
+    key = fingerprint(X, y, weights_or_ones(estimator._sample_weight, n))
     working = estimator._warm_state("SAMPLES", key)
     if working is None:
         working = balanced_subset(y, max(_WS_MIN_SAMPLES // 2, 10 * d))
     for _ in range(_WS_MAX_ROUNDS):
         subset = X[working], y[working]
-        if weights is not None:
-            estimator._sample_weight = weights[working]
+        part = None if weights is None else weights[working]
+        estimator._sample_weight = part
         try:
-            outcome = estimator._cvxpy_attempt(*subset, name, options)
+            outcome = estimator._cvxpy_attempt(*subset, part, name, options)
             if outcome.status == "optimal":
                 outcome = restricted_outcome(estimator, *subset, "samples")
         finally:

@@ -74,10 +74,9 @@ _MARKED = 100
 _COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_")
 
 
-def path_cv(estimator, X, y):
+def path_cv(estimator, X, y, s):
     """Cross-validate lam on the folds' exact paths (``_estimator_class.path``) and refit
     on all of X, y: the cross-validation of every `_PathCV` but the logistic one."""
-    s = estimator._sample_weight
     weight = np.ones(X.shape[0]) if s is None else s
     splitter = check_cv(estimator.cv, y, classifier=is_classifier(estimator))
     folds = list(splitter.split(X, y))
@@ -88,7 +87,7 @@ def path_cv(estimator, X, y):
                 "the folds; give those samples weight or choose other folds (cv)."
             )
     scales = np.array([weight.sum() / weight[train].sum() for train, _ in folds])
-    requested, lam_max = estimator._requested_lams(X, y)
+    requested, lam_max = estimator._requested_lams(X, y, s)
     lowest = requested.min() if lam_max is None else estimator.lam_min_ratio * lam_max
     parallel = Parallel(n_jobs=estimator.n_jobs)
     runs = parallel(
@@ -156,7 +155,8 @@ class _PathCV(LinearModel):
 
     _one_vs_rest = False
     _default_scoring = None  # accuracy (solvers.path.Path.scores)
-    #: How it cross-validates (a function of the estimator, X and y, declared as data):
+    #: How it cross-validates (a function of the estimator, X, y and the sample weights,
+    #: declared as data):
     #: on the folds' exact paths; SparseLogisticRegressionCV on a warm-started grid.
     _cross_validation = staticmethod(path_cv)
 
@@ -230,20 +230,15 @@ class _PathCV(LinearModel):
         return super().fit(X, y, sample_weight=sample_weight)
 
     def _fit_weighted(self, X, y, sample_weight, fit):
-        """``fit(X, y)`` with ``self._sample_weight`` set and every row kept: the folds
-        index the rows of X (the fold paths and the final fit leave out the samples of
-        weight 0)."""
-        self._sample_weight = sample_weight
-        try:
-            fit(X, y)
-        finally:
-            del self._sample_weight
+        """``fit(X, y, sample_weight)`` with every row kept: the folds index the rows of
+        X (the fold paths and the final fit leave out the samples of weight 0)."""
+        fit(X, y, sample_weight)
 
-    def _fit_problem(self, X, y):
+    def _fit_problem(self, X, y, s):
         if is_classifier(self):
             # The folds see the original labels, so that a scorer's pos_label applies.
             y = self.classes_[(y > 0).astype(int)]
-        self._cross_validation(self, X, y)
+        self._cross_validation(self, X, y, s)
 
     def plot(self, ax=None):
         """Draw the CV curve with lambda.min and lambda.1se, as glmnet's ``plot(cv.fit)``.
@@ -292,7 +287,7 @@ class _PathCV(LinearModel):
         """``scoring``, or the default score of the folds when it is None."""
         return self._default_scoring if self.scoring is None else self.scoring
 
-    def _requested_lams(self, X, y):
+    def _requested_lams(self, X, y, s):
         """The lams asked for (or None) and lam_max of the whole data (None when not needed)."""
         if self.lams is not None and not isinstance(self.lams, Integral):
             lams = np.asarray(self.lams, dtype=np.float64)
@@ -303,7 +298,7 @@ class _PathCV(LinearModel):
                 )
             return np.unique(lams)[::-1], None
         lam_max = self._estimator_class.lam_max(
-            X, y, self.weights, sample_weight=self._sample_weight
+            X, y, self.weights, sample_weight=s
         )
         if self.lams is None or lam_max <= 0:
             return None, lam_max

@@ -310,10 +310,9 @@ class _GridPath(Path):
         return _LogisticAt(coef, intercept, self._classes)
 
 
-def _grid_cv(estimator, X, y):
+def _grid_cv(estimator, X, y, s):
     """The CV curve of SparseLogisticRegressionCV on its grid of lams, the folds' fits
     warm-started along it; lam chosen as `_PathCV` chooses it, then the certified refit."""
-    s = estimator._sample_weight
     weight = np.ones(X.shape[0]) if s is None else s
     splitter = check_cv(estimator.cv, y, classifier=True)
     folds = list(splitter.split(X, y))

@@ -30,6 +30,7 @@ from ._base import (
     optimal,
     own_options,
     signature,
+    weights_or_ones,
 )
 from ._chain import Outcome
 from ._memory import dense_fits
@@ -695,60 +696,59 @@ class _RidgeFit(LinearModel):
 
         return fit_ridge(self, X, y, sample_weight, classifier=is_classifier(self))
 
-    def _parameter_values(self, X, y):
+    def _parameter_values(self, X, y, s):
         values = {"lam": self.lam}
-        if self._weighted:
-            values["sample_weight"] = self._sample_weight
+        if s is not None:
+            values["sample_weight"] = s
         return values
 
-    def _build_problem(self, X, y):
+    def _build_problem(self, X, y, s):
         if is_classifier(self):
-            return rlsc(X, y, sample_weight=self._sample_weight)
+            return rlsc(X, y, sample_weight=s)
         form = "dual" if X.shape[1] > X.shape[0] else "primal"
-        return ridge(X, y, form=form, sample_weight=self._sample_weight)
+        return ridge(X, y, form=form, sample_weight=s)
 
-    def _fit_problem(self, X, y):
+    def _fit_problem(self, X, y, s):
         entries = X.data if sp.issparse(X) else X
         mean = float(np.vdot(entries, entries)) / max(X.shape[1], 1)  # of the squared norms
         hardness = np.log1p(mean / self.lam) if self.lam > 0 else np.log1p(mean * 1e12)
         self._solve_planned(
-            self._stats(X, hardness),
-            lambda step, warm: self._attempt(X, y, step, warm),
-            lambda: self._certify(X, y),
+            self._stats(X, hardness, weighted=s is not None),
+            lambda step, warm: self._attempt(X, y, s, step, warm),
+            lambda: self._ridge_certificate(X, y, s),
         )
         self.intercept_ = 0.0
 
-    def _attempt(self, X, y, step, warm):
+    def _attempt(self, X, y, s, step, warm):
         if step.backend == CLOSED_FORM:
-            return self._run_closed_form(X, y)
+            return self._run_closed_form(X, y, s)
         if step.backend == "CG":
-            return self._run_conjugate_gradients(X, y, step.options)
-        return self._cvxpy_attempt(X, y, step.backend, step.options)
+            return self._run_conjugate_gradients(X, y, s, step.options)
+        return self._cvxpy_attempt(X, y, s, step.backend, step.options)
 
-    def _run_conjugate_gradients(self, X, y, options):
+    def _run_conjugate_gradients(self, X, y, s, options):
         """Conjugate gradients on the normal equations (:func:`solvers._ridge_cg.ridge_cg`),
         from the last fit's coefficients on the same data."""
         from ._ridge_cg import ridge_cg
 
         if self.lam == 0:
             return Outcome("error", "CG needs lam > 0: least squares has no unique answer")
-        key = signature(X, y, self._weights_or_ones(X.shape[0]))
+        key = signature(X, y, weights_or_ones(s, X.shape[0]))
         result = ridge_cg(
-            X, y, self.lam, sample_weight=self._sample_weight,
+            X, y, self.lam, sample_weight=s,
             **(self._warm_state("CG", key) or {}), **own_options(options),
         )  # fmt: skip
         self._keep_warm_state("CG", key, {"coef": result.coef, "dual_coef": result.dual_coef})
         self.coef_, self.dual_coef_, self.intercept_ = result.coef, result.dual_coef, 0.0
-        # result.certificate is _certify's: ridge_certificate of (coef_, dual_coef_).
+        # result.certificate is _ridge_certificate's (of coef_ and dual_coef_).
         message = "" if result.converged else f"not converged in {result.iterations}"
         return Outcome(
             "optimal", message, certificate=result.certificate,
             record={"iterations": result.iterations},
         )  # fmt: skip
 
-    def _run_closed_form(self, X, y):
+    def _run_closed_form(self, X, y, s):
         """:func:`ridge_closed_form` on the rows scaled by ``sqrt(s_i)``."""
-        s = self._sample_weight
         rows, targets = (X, y) if s is None else scale_rows(X, y, s)
         try:
             self.dual_coef_, self.coef_, _, routes = ridge_closed_form(rows, targets, self.lam)
@@ -760,7 +760,7 @@ class _RidgeFit(LinearModel):
         self.intercept_ = 0.0
         return optimal(f"route: {routes[-1]['backend']}")
 
-    def _read_solution(self, problem, X, y):
+    def _read_solution(self, problem, X, y, s):
         """Set ``coef_`` (and ``dual_coef_`` for the dual form) from a solved problem."""
         if "x" in problem.var_dict:
             self.dual_coef_ = np.asarray(problem.var_dict["x"].value, dtype=float)
@@ -770,7 +770,7 @@ class _RidgeFit(LinearModel):
             self.__dict__.pop("dual_coef_", None)
         self.intercept_ = 0.0
 
-    def _certify(self, X, y):
+    def _ridge_certificate(self, X, y, s):
         """The duality gap of ``coef_`` (:func:`solvers.certificates.ridge_certificate`),
         with ``dual_coef_`` as a second dual point when the backend found one."""
         return ridge_certificate(
@@ -779,7 +779,7 @@ class _RidgeFit(LinearModel):
             self.coef_,
             self.lam,
             dual_coef=self.__dict__.get("dual_coef_"),
-            sample_weight=self._sample_weight,
+            sample_weight=s,
         )
 
     @property
