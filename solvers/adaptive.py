@@ -82,6 +82,43 @@ class _AdaptiveL1(BaseEstimator):
         super().__init_subclass__(**kwargs)
         name_inherited(cls)  # errors name the public class, not this one
 
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
+        """RS weights on X, y (004 Algorithm 1), then the weighted model (the RS models;
+        HybridSVM has its own).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The training data.
+        y : array-like of shape (n_samples,)
+            Two classes (the SVMs) or real targets (the lasso).
+        X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+            Validation data for the blocks and for lam (with ``y_val``); default: the
+            examples left out of each block, and a held-out share for lam.
+        y_val : array-like of shape (n_val,), optional
+            The targets of ``X_val`` (given with it or not at all).
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i >= 0`` multiplying sample i's loss (default 1): in the blocks' paths,
+            the held-out scores and the weighted model (``X_val`` is unweighted).
+
+        Returns
+        -------
+        object
+            The fitted self (``self``).
+
+        Raises
+        ------
+        ValueError
+            A hyperparameter is out of range, y of a classifier does not hold exactly
+            two classes, only one of ``X_val`` and ``y_val`` is given, or
+            ``sample_weight`` is not n_samples numbers >= 0, not all 0.
+        """
+        X, y, X_val, y_val = self._validate(X, y, X_val, y_val, reset=True)
+        s = _sample_weights(X, sample_weight)
+        weights = _rs_weights(self, X, y, X_val, y_val, s)
+        return self._fit_weighted(X, y, X_val, y_val, weights, s)
+
     def _validate(self, X, y, X_val, y_val, *, reset):
         """Validated (X, y, X_val, y_val); sets ``classes_`` (classifiers) when ``reset``."""
         if is_dask(X):
@@ -260,75 +297,8 @@ def _rs_weights(estimator, X, y, X_val, y_val, sample_weight):
         sample_weight=sample_weight,
     )
 
-@_fit_context(prefer_skip_nested_validation=True)
-def _rs_fit(estimator, X, y, X_val=None, y_val=None, sample_weight=None):
-    """RS weights on X, y (004 Algorithm 1), then the weighted model.
-
-    Parameters
-    ----------
-    X : array-like or sparse matrix of shape (n_samples, n_features)
-        The training data.
-    y : array-like of shape (n_samples,)
-        Two classes (the SVMs) or real targets (the lasso).
-    X_val : array-like or sparse matrix of shape (n_val, n_features), optional
-        Validation data for the blocks and for lam (with ``y_val``); default: the
-        examples left out of each block, and a held-out share for lam.
-    y_val : array-like of shape (n_val,), optional
-        The targets of ``X_val`` (given with it or not at all).
-    sample_weight : array-like of shape (n_samples,), optional
-        ``s_i >= 0`` multiplying sample i's loss (default 1): in the blocks' paths,
-        the held-out scores and the weighted model (``X_val`` is unweighted).
-
-    Returns
-    -------
-    object
-        The fitted estimator (``estimator``).
-
-    Raises
-    ------
-    ValueError
-        A hyperparameter is out of range, y of a classifier does not hold exactly
-        two classes, only one of ``X_val`` and ``y_val`` is given, or
-        ``sample_weight`` is not n_samples numbers >= 0, not all 0.
-    """
-    X, y, X_val, y_val = estimator._validate(X, y, X_val, y_val, reset=True)
-    s = _sample_weights(X, sample_weight)
-    weights = _rs_weights(estimator, X, y, X_val, y_val, s)
-    return estimator._fit_weighted(X, y, X_val, y_val, weights, s)
-
-@_fit_context(prefer_skip_nested_validation=True)
 def _rs_partial_fit(estimator, X, y, X_val=None, y_val=None, sample_weight=None):
-    """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
-
-    The first call starts from the frame's RS weights. Each call adds the frame's
-    RS weights to ``weights_`` and refits the weighted model on this frame alone
-    (lam chosen on it as in ``fit``). With an int ``random_state`` every frame's
-    blocks are drawn from the same seed.
-
-    Parameters
-    ----------
-    X : array-like or sparse matrix of shape (n_samples, n_features)
-        The frame; the same features as the earlier frames.
-    y : array-like of shape (n_samples,)
-        The frame's targets.
-    X_val : array-like or sparse matrix of shape (n_val, n_features), optional
-        As in ``fit``.
-    y_val : array-like of shape (n_val,), optional
-        As in ``fit``.
-    sample_weight : array-like of shape (n_samples,), optional
-        The frame's sample weights, as in ``fit``.
-
-    Returns
-    -------
-    object
-        The estimator (``estimator``), fitted on this frame with the summed weights.
-
-    Raises
-    ------
-    ValueError
-        As in ``fit``; also when the frame's features or classes differ from the
-        earlier frames'.
-    """
+    """``partial_fit`` of the RS models: one frame, ``W <- W + rs_weights(frame)``."""
     first = not hasattr(estimator, "weights_")
     X, y, X_val, y_val = estimator._validate(X, y, X_val, y_val, reset=first)
     s = _sample_weights(X, sample_weight)
@@ -614,7 +584,6 @@ class RSWeightedSVM(ClassifierMixin, _AdaptiveL1):
 
     _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
     __sklearn_tags__ = binary_classifier_tags
-    fit = _rs_fit
     _parameter_constraints = {
         "base": [StrOptions({"l1", "svm2"})],
         "block_size": [None, Interval(Integral, 2, None, closed="left")],
@@ -659,6 +628,7 @@ class RSWeightedSVM(ClassifierMixin, _AdaptiveL1):
         self.max_iter = max_iter
         self.verbose = verbose
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, X_val=None, y_val=None, classes=None):
         """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
 
@@ -781,8 +751,6 @@ class RSWeightedLasso(RegressorMixin, _AdaptiveL1):
 
     _classifier = False
     _scaling_model = "lasso"
-    fit = _rs_fit
-    partial_fit = _rs_partial_fit
     _parameter_constraints = {
         k: v for k, v in RSWeightedSVM._parameter_constraints.items() if k != "base"
     }
@@ -815,3 +783,38 @@ class RSWeightedLasso(RegressorMixin, _AdaptiveL1):
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, X_val=None, y_val=None, sample_weight=None):
+        """One frame of a stream (004 sec. 4.2): ``W <- W + rs_weights(frame)``, then refit.
+
+        The first call starts from the frame's RS weights. Each call adds the frame's
+        RS weights to ``weights_`` and refits the weighted model on this frame alone
+        (lam chosen on it as in ``fit``). With an int ``random_state`` every frame's
+        blocks are drawn from the same seed.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            The frame; the same features as the earlier frames.
+        y : array-like of shape (n_samples,)
+            The frame's targets.
+        X_val : array-like or sparse matrix of shape (n_val, n_features), optional
+            As in ``fit``.
+        y_val : array-like of shape (n_val,), optional
+            As in ``fit``.
+        sample_weight : array-like of shape (n_samples,), optional
+            The frame's sample weights, as in ``fit``.
+
+        Returns
+        -------
+        object
+            The estimator (``estimator``), fitted on this frame with the summed weights.
+
+        Raises
+        ------
+        ValueError
+            As in ``fit``; also when the frame's features or classes differ from the
+            earlier frames'.
+        """
+        return _rs_partial_fit(self, X, y, X_val, y_val, sample_weight)
