@@ -658,11 +658,13 @@ def _fit_classifier(estimator, X, y, sample_weight):
     return estimator
 
 
-def optimal(message="", iterations=1, certificate=None):
+def optimal(message="", iterations=1, certificate=None, **record):
     """The outcome of one of the library's own backends that returned its answer after
     ``iterations`` (1 for a closed form); ``certificate``: the answer's, when the backend
-    computed it (the chain does not compute it again)."""
-    return Outcome("optimal", message, record={"iterations": iterations}, certificate=certificate)
+    computed it (the chain does not compute it again); ``record``: more entries for the
+    attempt's record (DUAL_CD's ``work``, the entries of X it read)."""
+    record = {"iterations": iterations, **record}
+    return Outcome("optimal", message, record=record, certificate=certificate)
 
 
 def _stopped_at(attempts, max_iter):

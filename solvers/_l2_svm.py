@@ -243,11 +243,11 @@ class TwoNormSVM(LinearModel):
             return Outcome(
                 "max_iter",
                 f"not converged in {result.epochs} epochs (relative duality gap {gap:.2e})",
-                record={"iterations": result.epochs},
+                record={"iterations": result.epochs, "work": result.work},
                 certificate=certificate,
             )
         message = "" if result.converged else f"not converged in {result.epochs} epochs"
-        return optimal(message, iterations=result.epochs, certificate=certificate)
+        return optimal(message, result.epochs, certificate, work=result.work)
 
     def _run_newton(self, X, y, options, warm):
         """The finite Newton method for the squared hinge (:mod:`solvers._newton`)."""

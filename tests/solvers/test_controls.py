@@ -87,7 +87,13 @@ def test_tol_sets_the_certificate_and_how_far_the_backend_goes(est, name, kind, 
     assert loose.certificate_.tolerance == 1e-2 and loose.dual_gap_ <= 1e-2
     assert tight.certificate_.tolerance == 1e-10
     assert tight.dual_gap_ <= max(1e-10, tight.certificate_.resolution)
-    assert loose.n_iter_ <= tight.n_iter_
+    assert _cost(loose) <= _cost(tight)
+
+
+def _cost(fit):
+    """How far the backend went: its iterations, or for DUAL_CD the entries of X it read
+    (a face step replaces many epochs, so a tighter tol may take fewer epochs)."""
+    return fit.solve_attempts_[-1].get("work", fit.n_iter_)
 
 
 def test_tol_is_the_certificates_own_tolerance_on_the_fitted_answer():
@@ -114,7 +120,7 @@ def test_verbose_prints_the_plan_and_each_attempt(text, capsys):
 
 @pytest.mark.parametrize(("est", "name", "kind"), ITERATIVE[:6], ids=lambda v: str(v)[:40])
 def test_warm_start_starts_from_the_last_answer_on_the_same_data(est, name, kind, text):
-    """A second fit at a nearby penalty: from the last answer it takes fewer iterations;
+    """A second fit at a nearby penalty: from the last answer it costs less (`_cost`);
     with warm_start=False as many as a first fit. Both certified."""
     X, y = _target(kind, text)
     penalty = "C" if "C" in est.get_params() else "lam"
@@ -124,9 +130,9 @@ def test_warm_start_starts_from_the_last_answer_on_the_same_data(est, name, kind
         model = clone(est).set_params(solver=name, warm_start=warm).fit(X, y)
         model.set_params(**{penalty: value * 0.8}).fit(X, y)
         assert model.certificate_.holds
-        counts[warm] = model.n_iter_
+        counts[warm] = _cost(model)
     cold = clone(est).set_params(solver=name, **{penalty: value * 0.8}).fit(X, y)
-    assert counts[False] == cold.n_iter_
+    assert counts[False] == _cost(cold)
     assert counts[True] < counts[False]
 
 
