@@ -58,7 +58,7 @@ from .certificates import (
 )
 from .exceptions import PathWarning
 from .formulations import l1_svm, svm2, weighted_lasso
-from .ridge import ridge_with_intercept
+from ._ridge_closed_form import ridge_with_intercept
 
 __all__ = ["WeightedL1Model", "adaptive_weights"]
 

@@ -37,7 +37,7 @@ from ._polish import hinge_intercept, refit_svm_dual
 from ._sample_working_set import cvxpy_on_samples
 from .certificates import GAP_TOLERANCE, svm_certificate
 from .formulations import svm_dual, svm_primal
-from .ridge import dominant_columns
+from ._ridge_closed_form import dominant_columns
 
 __all__ = ["TwoNormSVM", "c_plans", "large_column_scale", "read_primal"]
 

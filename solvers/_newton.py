@@ -12,7 +12,7 @@ The ridge step is taken in the smaller space:
 - n >= d, the feature space: a (d + 1) x (d + 1) system, O(|A| d^2) per step,
   solved after scaling it to unit diagonal (a column at 1e12 beside unit ones);
 - d > n, the sample space: ``w = X'x`` with x supported on A, through the n x n Gram
-  matrix ``XX'`` formed once (:class:`solvers.ridge.SplitGram`, which keeps a
+  matrix ``XX'`` formed once (:class:`solvers._ridge_closed_form.SplitGram`, which keeps a
   column that dwarfs the others out of it); each step factors ``K_AA + I / (2C)``,
   O(|A|^3), and sparse X is never densified.
 
@@ -34,7 +34,7 @@ import scipy.sparse as sp
 
 from ._losses import SQUARED_HINGE
 from ._memory import dense_fits
-from .ridge import SplitGram
+from ._ridge_closed_form import SplitGram
 
 __all__ = ["squared_hinge_newton"]
 
@@ -152,7 +152,7 @@ class _FeatureSpace:
 
 
 class _SampleSpace:
-    """theta = (x, g): ``w_R = X_R'x``, ``(w_L, b)`` from g (:class:`solvers.ridge.SplitGram`).
+    """theta = (x, g): ``w_R = X_R'x``, ``(w_L, b)`` from g (:class:`solvers._ridge_closed_form.SplitGram`).
 
     ``f = K x + U g``; penalty ``x'K x + sum_k rho_k g_k^2``; the ridge step on the rows
     A has ``x`` supported on A and the diagonal ``lam_i = 1 / (2 C s_i)`` (``costs`` = C s).

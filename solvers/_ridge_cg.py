@@ -151,7 +151,7 @@ def ridge_cg(
 
     See Also
     --------
-    solvers.ridge.ridge_closed_form : The Cholesky solve with the smaller Gram matrix.
+    solvers._ridge_closed_form.ridge_closed_form : The Cholesky solve with the smaller Gram matrix.
     solvers.certificates.ridge_certificate : The certificate.
 
     Examples

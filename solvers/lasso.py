@@ -126,7 +126,7 @@ class AdaptiveLasso(RegressorMixin, WeightedL1Model):
     ``LinearRegression``, whenever least squares has several: fewer rows than columns,
     collinear or duplicate columns) or the ridge fit with penalty ``init_lam``
     (``init="ridge"``), both with an unpenalised intercept
-    (:func:`solvers.ridge.ridge_with_intercept`). It is the same solution for a dense
+    (:func:`solvers._ridge_closed_form.ridge_with_intercept`). It is the same solution for a dense
     and a sparse X; a sparse X is never densified for it (LSMR on products with X). A feature with
     ``beta_init_j = 0`` (below 1e-10 of the largest ``|beta_init|``: round-off) has an
     infinite weight: its coefficient is fixed at 0 (it is left out of the problem).
@@ -182,7 +182,7 @@ class AdaptiveLasso(RegressorMixin, WeightedL1Model):
     WeightedLasso : The model, with weights given.
     solvers.RSWeightedLasso : Weights from randomized sampling (004 Algorithm 1).
     solvers.HybridSVM : Zou's weights for the 1-norm SVM and SVM2 (004 eq. 4-5).
-    solvers.ridge.ridge_with_intercept : The initial fit.
+    solvers._ridge_closed_form.ridge_with_intercept : The initial fit.
 
     Examples
     --------

@@ -137,10 +137,10 @@ def _l2_coef(base, C, X, y, sample_weight=None):
     The SVMs: :class:`solvers.L2SVM` ``1/2 ||w||^2 + C sum_i loss_i`` with the hinge
     (base "l1") or the squared hinge (base "svm2"). The lasso: ridge regression with
     the same scaling, ``1/2 ||b||^2 + C ||y - X b - b0||^2``, i.e. the ridge penalty
-    ``lam = 1 / (2 C)`` of :func:`solvers.ridge.ridge_with_intercept`.
+    ``lam = 1 / (2 C)`` of :func:`solvers._ridge_closed_form.ridge_with_intercept`.
     """
     if base == "lasso":
-        from .ridge import ridge_with_intercept
+        from ._ridge_closed_form import ridge_with_intercept
 
         return ridge_with_intercept(X, y, 0.5 / C, sample_weight=sample_weight)
     from .svm import L2SVM

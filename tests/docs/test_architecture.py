@@ -47,7 +47,9 @@ def _imports(path, module, modules):
             if node.level:
                 parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 base = parent + ("." + node.module if node.module else "")
-            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            submodules = [f"{base}.{alias.name}" for alias in node.names]
+            # ``from . import x`` of a submodule x is an arrow to x, not to the package.
+            names = submodules + ([base] if not set(submodules) & modules.keys() else [])
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         else:
@@ -56,14 +58,19 @@ def _imports(path, module, modules):
     return found
 
 
-def test_no_import_circle_in_solvers():
-    """No module of solvers/ reaches itself through its imports, at module level or
-    inside functions (a lazy import is an arrow too)."""
+def _solvers_graph():
+    """Each module of solvers/ and the modules of solvers/ it imports."""
     paths = {}
     for path in (ROOT / "solvers").rglob("*.py"):
         name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         paths[name.removesuffix(".__init__")] = path
-    graph = {m: _imports(p, m, paths) for m, p in paths.items()}
+    return {m: _imports(p, m, paths) for m, p in paths.items()}
+
+
+def test_no_import_circle_in_solvers():
+    """No module of solvers/ reaches itself through its imports, at module level or
+    inside functions (a lazy import is an arrow too)."""
+    graph = _solvers_graph()
 
     def reaches(start):
         seen, stack = set(), list(graph[start])
@@ -78,6 +85,57 @@ def test_no_import_circle_in_solvers():
     assert circles == [], f"modules on an import circle: {circles}"
     # The check sees arrows: the L1 models import the certificates.
     assert "solvers.certificates" in graph["solvers._l1_models"]
+
+
+#: The layers of solvers/ from the bottom (docs/architecture.md, "Layout"); a module
+#: imports only from its own layer or the ones below.
+LAYERS = {
+    "the problem": (
+        "exceptions", "_losses", "_penalty", "_problem", "certificates", "formulations",
+        "_chain", "_memory", "_defaults", "_columns", "_centred_gram", "_subsets",
+        "_scores", "_costs", "_prefetch",
+    ),
+    "backends": (
+        "_highs", "_backends", "_polish", "_dual_cd", "_coordinate_descent",
+        "_logistic_cd", "_newton", "_ridge_cg", "_ridge_closed_form",
+        "_lp_column_generation", "path", "path.*",
+    ),
+    "registry and planner": ("_registry", "_planner"),
+    "estimator bases": (
+        "_base", "_dask_models", "_sample_working_set", "_problem_fit", "_l1_models",
+        "_l2_svm",
+    ),
+    "estimators": (
+        "ridge", "lasso", "svm", "logistic", "cv", "adaptive", "weights", "support_vectors",
+    ),
+    "guarantees and the package": ("guarantees", "testing", ""),
+}  # fmt: skip
+
+
+def _layer(module):
+    """The index of ``module``'s layer in :data:`LAYERS`."""
+    short = module.removeprefix("solvers").removeprefix(".")
+    for index, members in enumerate(LAYERS.values()):
+        if short in members or ("path.*" in members and short.startswith("path.")):
+            return index
+    raise AssertionError(f"{module} is in no layer of LAYERS: place it")
+
+
+def test_no_import_runs_back_up_a_layer_in_solvers():
+    """Every module of solvers/ is in one layer, and no import (lazy ones included)
+    goes from a lower layer to a higher one: the backends know nothing of the
+    estimators, the planner nothing of the estimator bases."""
+    graph = _solvers_graph()
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if _layer(target) > _layer(module)
+    )
+    assert upward == [], f"imports from a lower layer to a higher one: {upward}"
+    # The check sees arrows both ways: an estimator imports a backend's module.
+    assert _layer("solvers.svm") > _layer("solvers._lp_column_generation")
+    assert "solvers._lp_column_generation" in graph["solvers.svm"]
 
 
 def _public_estimators():

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from solvers import AdaptiveLasso
 from solvers._memory import dense_fits
 from solvers.certificates import GAP_TOLERANCE
-from solvers.ridge import ridge_with_intercept
+from solvers._ridge_closed_form import ridge_with_intercept
 
 
 def _collinear(seed):
