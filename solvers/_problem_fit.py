@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ._base import LinearModel, fingerprint, optimal, own_options, signature
+from ._base import LinearModel, fingerprint, optimal, own_options, signature, weights_or_ones
 from ._chain import Outcome
 from ._losses import LOSSES
 from ._penalty import check_penalty_weights, l1_lam_max
@@ -73,7 +73,8 @@ class ProblemModel(LinearModel):
         answer = {}
         lam_max = lam_max_estimate(problem)
         hardness = np.log(lam_max / problem.lam) if lam_max > 0 else 0.0
-        key = signature(problem.X, problem.y, _ones_or(problem.sample_weight, problem.y.size))
+        s = weights_or_ones(problem.sample_weight, problem.y.size)
+        key = signature(problem.X, problem.y, s)
 
         def attempt(step, warm):
             if step.backend == "PROX_NEWTON":
@@ -147,10 +148,6 @@ class ProblemModel(LinearModel):
             answer["point"] = (np.asarray(variables["w"].value), float(variables["b"].value))
             self.problem_ = compiled
         return outcome
-
-
-def _ones_or(s, n):
-    return np.ones(n) if s is None else s
 
 
 def null_correlations(loss, X, y, s):
