@@ -86,9 +86,9 @@ FACE_AFTER = 10
 #: most this many entries (a dense copy, n (|S| + 1) floats) and columns.
 FACE_ENTRIES = 4_000_000
 FACE_COLUMNS = 1000
-#: Eigenvalues of the face's Hessian below this fraction of the largest are taken as 0
-#: (duplicated columns: the minimiser of least norm).
-FACE_RANK = 1e-12
+#: The face's Hessian is shifted by this fraction of its largest diagonal entry
+#: (duplicated columns make it singular: the step is then nearly the one of least norm).
+FACE_SHIFT = 1e-10
 #: Armijo's constant of the line search, and its halvings at most.
 ARMIJO = 1e-4
 HALVINGS = 30
@@ -755,8 +755,8 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
     ``g'r + 1/2 r'Hr + sum_S (lam rho W_j sigma_j u_j + ridge/2 u_j^2)``, ``r = X delta +
     delta_b``, is a quadratic in ``(u_S, delta_b)``: one Newton step on it, ``K e =
     -grad`` with ``K = [X_S 1]' H [X_S 1] + ridge`` (the reduced system of glmnet's and
-    skglm's working sets, solved here by a dense eigendecomposition, singular directions
-    of duplicated columns dropped), is its minimiser. The step is cut where a
+    skglm's working sets, solved here densely, K shifted by :data:`FACE_SHIFT` of its
+    largest diagonal entry: duplicated columns make it singular), is its minimiser. The step is cut where a
     coefficient first reaches 0 (the model is that quadratic only inside the orthant,
     and decreases along the segment: a projected Newton step, Bertsekas 1982), so the
     model never rises; coordinate descent then frees or zeroes the other features.
@@ -794,14 +794,13 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
     for i in range(n):
         gradient[support] += r[i]
     hessian = block.T @ block
-    for c in range(support):
-        hessian[c, c] += ridge
-    values, vectors = np.linalg.eigh(hessian)
-    floor = FACE_RANK * values[-1]
-    projected = vectors.T @ gradient
-    for m in range(columns):
-        projected[m] = -projected[m] / values[m] if values[m] > floor else 0.0
-    e = vectors @ projected
+    shift = 0.0
+    for c in range(columns):
+        shift = max(shift, hessian[c, c])
+    shift *= FACE_SHIFT
+    for c in range(columns):
+        hessian[c, c] += shift + (ridge if c < support else 0.0)
+    e = np.linalg.solve(hessian, -gradient)
     # The longest step <= 1 that keeps every sign (a coefficient may reach 0).
     length = 1.0
     stopper = -1
@@ -821,3 +820,4 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
             i = k - start if dense else indices[k]
             z[i] += change * data[k]
     return length * e[support]
+
