@@ -753,13 +753,15 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
 
     On the support ``S`` of ``u = coef + step`` with signs ``sigma`` fixed, the model
     ``g'r + 1/2 r'Hr + sum_S (lam rho W_j sigma_j u_j + ridge/2 u_j^2)``, ``r = X delta +
-    delta_b``, is a quadratic in ``(u_S, delta_b)``: one Newton step on it, ``K e =
-    -grad`` with ``K = [X_S 1]' H [X_S 1] + ridge`` (the reduced system of glmnet's and
-    skglm's working sets, solved here densely, K shifted by :data:`FACE_SHIFT` of its
-    largest diagonal entry: duplicated columns make it singular), is its minimiser. The step is cut where a
-    coefficient first reaches 0 (the model is that quadratic only inside the orthant,
-    and decreases along the segment: a projected Newton step, Bertsekas 1982), so the
-    model never rises; coordinate descent then frees or zeroes the other features.
+    delta_b``, is a quadratic in ``(u_S, delta_b)``, minimised by one Newton step ``K e =
+    -grad``, ``K = [X_S 1]' H [X_S 1] + ridge`` (the reduced system of glmnet's and
+    skglm's working sets, solved densely, K shifted by :data:`FACE_SHIFT` of its largest
+    diagonal entry: duplicated columns make it singular). The model is that quadratic
+    only inside the orthant: the step is cut where a coefficient first reaches 0, that
+    coefficient is fixed at 0 and the step is taken again on the smaller face, until a
+    step ends inside (an active-set method on the orthant, as the lasso's homotopy,
+    Osborne, Presnell & Turlach 2000). Each step lowers the model (plus the shift's
+    proximal term); coordinate descent then frees or zeroes the other features.
     """
     support = 0
     for q in range(coef.size):
@@ -777,12 +779,14 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
         root[i] = np.sqrt(h[i])
         block[i, support] = root[i]
     gradient = np.zeros(columns)
+    point = np.zeros(columns)  # (u_S, the intercept's change)
     c = 0
     for q in range(coef.size):
         u = coef[q] + step[q]
         if u == 0.0:
             continue
         chosen[c] = q
+        point[c] = u
         start, stop = _span(indptr, n, dense, q)
         total = 0.0
         for k in range(start, stop):
@@ -800,24 +804,36 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
     shift *= FACE_SHIFT
     for c in range(columns):
         hessian[c, c] += shift + (ridge if c < support else 0.0)
-    e = np.linalg.solve(hessian, -gradient)
-    # The longest step <= 1 that keeps every sign (a coefficient may reach 0).
-    length = 1.0
-    stopper = -1
-    for c in range(support):
-        u = coef[chosen[c]] + step[chosen[c]]
-        if u * e[c] < 0.0 and -u / e[c] < length:
-            length = -u / e[c]
-            stopper = c
-    if not length > 0.0:
-        return 0.0
+    start_point = point.copy()
+    free = np.ones(columns, dtype=np.bool_)
+    for _ in range(columns):
+        face = np.flatnonzero(free)
+        reduced = np.empty((face.size, face.size))
+        for a in range(face.size):
+            for b in range(face.size):
+                reduced[a, b] = hessian[face[a], face[b]]
+        e = np.linalg.solve(reduced, -gradient[face])
+        # The longest step <= 1 that keeps every sign (a coefficient may reach 0).
+        length = 1.0
+        stopper = -1
+        for a in range(face.size):
+            c = face[a]
+            if c < support and point[c] * e[a] < 0.0 and -point[c] / e[a] < length:
+                length = -point[c] / e[a]
+                stopper = c
+        for a in range(face.size):
+            point[face[a]] += length * e[a]
+        gradient += length * (hessian[:, face] @ e)
+        if stopper < 0:
+            break
+        point[stopper] = 0.0
+        free[stopper] = False
     for c in range(support):
         q = chosen[c]
-        change = -(coef[q] + step[q]) if c == stopper else length * e[c]
+        change = point[c] - start_point[c]
         step[q] += change
         start, stop = _span(indptr, n, dense, q)
         for k in range(start, stop):
             i = k - start if dense else indices[k]
             z[i] += change * data[k]
-    return length * e[support]
-
+    return point[support]
