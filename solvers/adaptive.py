@@ -44,6 +44,7 @@ from ._base import (
 from ._dask_models import reject_dask_fit
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
+from .path._steps import streamed_selection
 from .svm import L1SVM, SVM2
 from .weights import (
     C_GRID,
@@ -184,13 +185,15 @@ class _AdaptiveL1(BaseEstimator):
             total = np.ones(X.shape[0]) if sample_weight is None else sample_weight
             part = np.ones(X_train.shape[0]) if s_train is None else s_train
             scale = total.sum() / part.sum()  # the held-in share of the loss
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), streamed_selection(X_val, y_val, s_val) as selection:
             # Every feature excluded: a path of one breakpoint, whatever lam.
             warnings.filterwarnings("ignore", category=PathWarning, message=".*lam_max=0")
-            path = model.path(X_train, y_train, self.weights_, sample_weight=s_train)
-        lam = path.select(X_val, y_val, sample_weight=s_val)
+            # Each breakpoint scored as it is recorded: only its lam and score are kept.
+            model.path(X_train, y_train, self.weights_, sample_weight=s_train, return_path=False)
+        lam = selection.select()
         if lam <= 0:
-            positive = path.lams[path.lams > 0]
+            lams = np.asarray(selection.lams)
+            positive = lams[lams > 0]
             lam = positive[-1] / 2 if positive.size else 1.0  # 1.0: no feature can enter
         return lam * scale
 

@@ -361,14 +361,11 @@ class Path:
 
     def _block_scores(self, decisions, y_val, kind, scorer, weighted, sample_weight):
         """The scores of the columns of ``decisions`` (n_samples, n_lams)."""
-        if self._classes is None:
-            if kind is None:
-                return _r2_scores(y_val, decisions, sample_weight)
-            return np.array([scorer(y_val, column, **weighted) for column in decisions.T])
-        predictions = _labels(decisions, self._classes)
         if kind is None:
-            return np.average(predictions == y_val[:, None], axis=0, weights=sample_weight)
-        return np.array([scorer(y_val, column, **weighted) for column in predictions.T])
+            return default_scores(decisions, y_val, self._classes, sample_weight)
+        if self._classes is not None:
+            decisions = _labels(decisions, self._classes)
+        return np.array([scorer(y_val, column, **weighted) for column in decisions.T])
 
     def _model(self, coef, intercept):
         if self._classes is None:
@@ -501,6 +498,16 @@ def _decisions(X, coefs, intercepts):
     product = coefs @ X.T
     product = product.toarray() if sp.issparse(product) else np.asarray(product)
     return product.T + intercepts
+
+
+def default_scores(decisions, y_val, classes, sample_weight=None):
+    """The default score (``scoring=None``) of each column of ``decisions`` (n_samples,
+    n_lams): the weighted accuracy of the labels for a classifier path (``classes`` given),
+    R^2 of the predictions for the lasso (``classes`` None)."""
+    if classes is None:
+        return _r2_scores(y_val, decisions, sample_weight)
+    predictions = _labels(decisions, classes)
+    return np.average(predictions == y_val[:, None], axis=0, weights=sample_weight)
 
 
 def _entries(shape):

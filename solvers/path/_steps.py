@@ -1,16 +1,27 @@
-"""Bookkeeping shared by the homotopy loops: breakpoint recording, step sizes, stop warnings."""
+"""Bookkeeping shared by the homotopy loops: breakpoint recording, step sizes, stop warnings.
 
+Within `streamed_selection` every breakpoint recorded is also scored on validation data
+as it is recorded (`Path.scores`' default score): a caller that needs only the best
+breakpoint (the adaptive estimators, 004 sec. 2.2.1) runs the path with
+``return_path=False`` and keeps the lams and scores, not every breakpoint's model.
+"""
+
+import contextvars
 import os
 import sys
 import warnings
+from array import array
+from contextlib import contextmanager
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import PathWarning
-from ._path import Path
+from ._path import Path, _decisions, best_index, default_scores
 
 _PACKAGE_DIRECTORY = os.path.dirname(os.path.abspath(__file__))
+# The `StreamedSelection` the next path records into (`streamed_selection`), or None.
+_SELECTION = contextvars.ContextVar("streamed_selection", default=None)
 
 
 def steps_to_zero(slack, rate):
@@ -54,6 +65,63 @@ def _caller_stacklevel():
     return level
 
 
+class StreamedSelection:
+    """The breakpoints' lams and validation scores of one path, scored as recorded.
+
+    The scores are those of `Path.scores` with ``scoring=None`` (accuracy for the
+    classifier paths, R^2 for the lasso, weighted by ``sample_weight``), computed on
+    each breakpoint's model when `PathRecorder` records it; `select` is `Path.select`.
+    ``X_val, y_val`` must be validated already (the estimators' ``_check_validation``).
+    """
+
+    def __init__(self, X_val, y_val, sample_weight=None):
+        # CSC, so that X_val.T is the CSR that `_decisions` multiplies without a copy.
+        self.X_val = X_val.tocsc() if sp.issparse(X_val) else X_val
+        self.y_val = np.asarray(y_val)
+        self.sample_weight = sample_weight
+        self.lams, self.scores = array("d"), array("d")
+
+    def start(self, problem):
+        """Begin the path of ``problem``: no breakpoint yet."""
+        self.problem = problem
+        self.lams, self.scores = array("d"), array("d")  # 8 bytes a breakpoint each
+
+    def add(self, lam, features, values, intercept):
+        """Score the model of the breakpoint at lam (rescaled coefficients, as recorded)."""
+        problem = self.problem
+        indptr = np.array([0, features.shape[0]])
+        scales = problem.unscale(np.ones(problem.X.shape[1]))[features]  # `PathRecorder.path`'s
+        coefs = sp.csr_matrix((values * scales, features, indptr), shape=(1, problem.X.shape[1]))
+        decisions = _decisions(self.X_val, coefs, problem.uncentre([intercept], coefs))
+        self.lams.append(lam)
+        self.scores.append(
+            float(default_scores(decisions, self.y_val, problem.classes, self.sample_weight)[0])
+        )
+
+    def discard(self):
+        """Forget the last breakpoint's lam and score."""
+        self.lams.pop()
+        self.scores.pop()
+
+    def select(self):
+        """The best breakpoint's lam, as `Path.select`: ties to the largest lam."""
+        return float(self.lams[best_index(self.scores)])
+
+
+@contextmanager
+def streamed_selection(X_val, y_val, sample_weight=None):
+    """Score the breakpoints of the path computed inside on ``(X_val, y_val)``.
+
+    Yields the `StreamedSelection` that the path's `PathRecorder` fills.
+    """
+    selection = StreamedSelection(X_val, y_val, sample_weight)
+    token = _SELECTION.set(selection)
+    try:
+        yield selection
+    finally:
+        _SELECTION.reset(token)
+
+
 class PathRecorder:
     """Collects breakpoints in decreasing lam and builds the `Path`.
 
@@ -63,6 +131,8 @@ class PathRecorder:
     earlier (simultaneous events); on a constant path (the 1-norm SVM, where
     equal lams mean consecutive segments of the same slope) the earlier,
     smaller-norm knot is kept, as `Path` requires, and the active sets are joined.
+    Within `streamed_selection`, each breakpoint kept is scored too (a replaced one's
+    score is replaced; a knot joined keeps its model and so its score).
     """
 
     def __init__(self, problem, *, interpolation, lam_tolerance):
@@ -74,6 +144,9 @@ class PathRecorder:
             [], [], [], [], [],
         )  # fmt: skip
         self.n_steps = 0  # breakpoints recorded, kept or not (return_path=False)
+        self.selection = _SELECTION.get()
+        if self.selection is not None:
+            self.selection.start(problem)
 
     def record(self, lam, features, values, intercept):
         """Add the breakpoint at lam: its model ``features`` (the active set) and their
@@ -100,6 +173,8 @@ class PathRecorder:
         self.values.append(np.asarray(values, dtype=np.float64)[order])
         self.intercepts.append(float(intercept))
         self.active_sets.append(features)
+        if self.selection is not None:
+            self.selection.add(lam, features, self.values[-1], self.intercepts[-1])
         if not self.problem.return_path and len(self.lams) > 2:
             for breakpoints in self._breakpoints():
                 del breakpoints[0]
@@ -111,6 +186,8 @@ class PathRecorder:
         """Forget the last breakpoint (replaced, or not certified)."""
         for breakpoints in self._breakpoints():
             breakpoints.pop()
+        if self.selection is not None:
+            self.selection.discard()
 
     def stop(self, reason, lam):
         """Warn, at the line that called the path function, that the path ends early at ``lam``."""

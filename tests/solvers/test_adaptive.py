@@ -1,8 +1,11 @@
 """HybridSVM, RSWeightedSVM, RSWeightedLasso: scikit-learn's checks, the weighted model they
 compose, lam chosen on the exact path, streams (004 sec. 4.2), bad input."""
 
+import warnings
+
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from joblib import parallel_config
 from sklearn.base import clone
 from sklearn.linear_model import Ridge
@@ -10,8 +13,12 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from solvers import L1SVM, SVM2, HybridSVM, RSWeightedLasso, RSWeightedSVM, WeightedLasso
-from solvers.path import svm2_path
-from solvers.weights import hybrid_weights, rs_weights
+from solvers.adaptive import MODELS
+from solvers.exceptions import PathWarning
+from solvers.path import l1_svm_path, lasso_path, svm2_path
+from solvers.path._inputs import check_path_inputs
+from solvers.path._steps import PathRecorder, streamed_selection
+from solvers.weights import _validation_split, hybrid_weights, rs_weights
 
 # The 1-norm SVM variants share every line with these but the inner model (whose own
 # checks run in test_estimators.py) and are slower: their paths solve LPs.
@@ -72,6 +79,97 @@ def test_lam_is_the_breakpoint_that_scores_best_on_the_validation_data():
     assert model.lam_ == pytest.approx(expected, rel=1e-12)
     reference = SVM2(lam=model.lam_, weights=model.weights_).fit(X, y)
     np.testing.assert_allclose(model.coef_, reference.coef_, atol=1e-8)
+
+
+def _sparse_data(seed, n=70, d=15):
+    """Data with half the entries 0, a target and sample weights."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.5)
+    return X, X[:, :4] @ [2.0, -1.5, 1.0, 0.5] + rng.standard_normal(n), rng.uniform(0.2, 3.0, n)
+
+
+@pytest.mark.parametrize("path_function", [lasso_path, l1_svm_path, svm2_path])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_breakpoints_scored_as_recorded_are_the_paths_scores(path_function, seed, sparse):
+    """Within streamed_selection each breakpoint is scored as the path records it: the
+    lams and scores are the stored path's (`Path.scores`, weighted), with or without
+    return_path, and the lam chosen is `Path.select`'s."""
+    X, y, s = _sparse_data(seed)
+    if path_function is not lasso_path:
+        y = _labels(y)
+    X = sp.csr_matrix(X) if sparse else X
+    fit, val = slice(0, 50), slice(50, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathWarning)
+        path = path_function(X[fit], y[fit], sample_weight=s[fit])
+        with streamed_selection(X[val], y[val], s[val]) as whole:
+            path_function(X[fit], y[fit], sample_weight=s[fit])
+        with streamed_selection(X[val], y[val], s[val]) as streamed:
+            last = path_function(X[fit], y[fit], sample_weight=s[fit], return_path=False)
+    assert len(last) <= 2 < len(path) == len(streamed.lams)
+    np.testing.assert_array_equal(streamed.lams, path.lams)
+    assert streamed.scores == whole.scores
+    np.testing.assert_allclose(
+        streamed.scores, path.scores(X[val], y[val], sample_weight=s[val]), rtol=0, atol=1e-12
+    )
+    assert streamed.select() == path.select(X[val], y[val], sample_weight=s[val])
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "constant"])
+def test_merged_breakpoints_keep_the_score_of_the_model_kept(interpolation):
+    """A breakpoint within lam_tolerance of the last merges: on a linear path it replaces
+    the last (and so its score), on a constant path the earlier model stays (its score
+    too); a discarded breakpoint loses its score. The scores are the built path's."""
+    X, y, s = _sparse_data(0)
+    y = _labels(y)
+    problem = check_path_inputs(
+        X[:50], y[:50], None, classifier=True, lam_min=0.0, max_features=None, max_steps=None
+    )
+    models = [([], []), ([0], [1.0]), ([0, 2], [2.0, -1.0]), ([2, 1], [-3.0, 0.5]), ([1], [4.0])]
+    with streamed_selection(X[50:], y[50:], s[50:]) as selection:
+        recorder = PathRecorder(problem, interpolation=interpolation, lam_tolerance=1e-6)
+        for lam, (features, values) in zip([4.0, 3.0, 3.0 - 1e-9, 2.0, 1.0], models, strict=True):
+            recorder.record(lam, features, values, 0.1 * lam)
+        recorder.discard()
+        path = recorder.path()
+    np.testing.assert_array_equal(selection.lams, path.lams)
+    assert len(path) == 3
+    np.testing.assert_allclose(
+        selection.scores, path.scores(X[50:], y[50:], sample_weight=s[50:]), rtol=0, atol=1e-12
+    )
+    kept = models[2 if interpolation == "linear" else 1]
+    expected = np.zeros(X.shape[1])
+    expected[kept[0]] = kept[1]
+    np.testing.assert_array_equal(path.coefs[1], expected)
+
+
+@pytest.mark.parametrize(
+    "model", [RSWeightedSVM("l1"), RSWeightedSVM("svm2"), RSWeightedLasso()], ids=repr
+)
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_lam_chosen_is_the_stored_paths_select(model, seed, sparse):
+    """lam=None: the lam chosen on the held-out share (weighted) is `Path.select` on the
+    whole stored path of the weighted model, times n / n_train."""
+    X, y, s = _sparse_data(seed, n=90)
+    classifier = isinstance(model, RSWeightedSVM)
+    y = _labels(y) if classifier else y
+    X = sp.csr_matrix(X) if sparse else X
+    model = clone(model).set_params(n_blocks=4, random_state=seed).fit(X, y, sample_weight=s)
+    X_fit, X_val, y_fit, y_val, s_fit, s_val = _validation_split(
+        X, y, classifier=classifier, validation_fraction=model.validation_fraction,
+        random_state=seed, sample_weight=s,
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathWarning)
+        path = MODELS[getattr(model, "base", "lasso")].path(
+            X_fit, y_fit, model.weights_, sample_weight=s_fit
+        )
+    lam = path.select(X_val, y_val, sample_weight=s_val)
+    if lam <= 0:
+        lam = path.lams[path.lams > 0][-1] / 2
+    assert model.lam_ == pytest.approx(lam * s.sum() / s_fit.sum(), rel=1e-12)
 
 
 def test_without_validation_data_the_fit_is_reproducible():
