@@ -30,7 +30,12 @@ sparse models with skglm"):
    the h-weighted mean of column j, which leaves ``1'(g + H z)`` (the model's
    derivative in b) at 0 once an exact intercept step has set it there (as the lasso's
    centred steps of :mod:`solvers._coordinate_descent`; word counts are nonnegative
-   and frequent words nearly collinear with the constant). A backtracking line search
+   and frequent words nearly collinear with the constant). Every :data:`FACE_AFTER`
+   passes that leave the model unsolved (duplicated or nearly collinear columns, where
+   the passes crawl), a *face step* minimises the model exactly on the face of the
+   current signs, by a dense solve of the reduced system ``[X_S 1]' H [X_S 1]`` and an
+   active-set walk on the orthant (:func:`_face_step`, glmnet's and skglm's reduced
+   Newton system); the passes go on from there. A backtracking line search
    on the objective (Armijo's rule with the model's decrease, Lee, Sun & Saunders 2014)
    takes the step. Newton steps repeat until the working set's optimality violation
    is below :data:`INNER_RATIO` of the full one.
@@ -590,7 +595,9 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     Returns the intercept and the coordinate-descent passes spent. Stops when the
     duality gap of the problem restricted to the working set is at most ``target`` (and
     its dual infeasibility at most ``feasibility``), when a step does not move, or after
-    :data:`NEWTON_STEPS` steps. The objective's decrease is no stopping rule: near the
+    :data:`NEWTON_STEPS` steps. A face step (:func:`_face_step`, reading the support's
+    columns once and solving a dense system of the support's size) counts as a pass.
+    The objective's decrease is no stopping rule: near the
     optimum it is quadratic in the distance to it, the duality gap only linear, and on
     nearly separable data (large coefficients) the objective reaches its rounding level
     long before the gap meets the tolerance.
