@@ -87,10 +87,9 @@ FORCING = 0.1
 #: Coordinate-descent passes on one quadratic model between face steps
 #: (:func:`_face_step`).
 FACE_AFTER = 10
-#: A face step only on a block of the working set's columns (with the constant) of at
-#: most this many entries (a dense copy, n (|S| + 1) floats) and columns.
-FACE_ENTRIES = 4_000_000
-FACE_COLUMNS = 1000
+#: A face step only where its dense work, ``n (|S| + 1)^2 + (|S| + 1)^3`` floating-point
+#: operations (the reduced system's product and solve), is at most this (about 0.1 s).
+FACE_WORK = 100_000_000
 #: The face's Hessian is shifted by this fraction of its largest diagonal entry
 #: (duplicated columns make it singular: the step is then nearly the one of least norm).
 FACE_SHIFT = 1e-10
@@ -775,7 +774,7 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
         if coef[q] + step[q] != 0.0:
             support += 1
     columns = support + 1
-    if columns > FACE_COLUMNS or n * columns > FACE_ENTRIES:
+    if (n + columns) * columns * columns > FACE_WORK:
         return 0.0
     chosen = np.empty(support, dtype=np.int64)
     block = np.zeros((n, columns))
