@@ -48,6 +48,7 @@ from ._losses import LOSSES, SQUARES
 from ._memory import dense_fits
 from ._penalty import check_penalty_weights, l1_lam_max, l1_value
 from ._polish import hinge_intercept, refit_on_support
+from ._ridge_closed_form import ridge_with_intercept
 from ._sample_working_set import cvxpy_on_samples, restricted_outcome
 from .certificates import (
     GAP_TOLERANCE,
@@ -58,7 +59,6 @@ from .certificates import (
 )
 from .exceptions import PathWarning
 from .formulations import l1_svm, svm2, weighted_lasso
-from ._ridge_closed_form import ridge_with_intercept
 
 __all__ = ["WeightedL1Model", "adaptive_weights"]
 

@@ -34,10 +34,10 @@ from ._columns import centre_offset_columns, large_columns
 from ._dask_models import fit_on_samples
 from ._losses import LOSSES, margin_slack
 from ._polish import hinge_intercept, refit_svm_dual
+from ._ridge_closed_form import dominant_columns
 from ._sample_working_set import cvxpy_on_samples
 from .certificates import GAP_TOLERANCE, svm_certificate
 from .formulations import svm_dual, svm_primal
-from ._ridge_closed_form import dominant_columns
 
 __all__ = ["TwoNormSVM", "c_plans", "large_column_scale", "read_primal"]
 

@@ -152,7 +152,8 @@ class _FeatureSpace:
 
 
 class _SampleSpace:
-    """theta = (x, g): ``w_R = X_R'x``, ``(w_L, b)`` from g (:class:`solvers._ridge_closed_form.SplitGram`).
+    """theta = (x, g): ``w_R = X_R'x``, ``(w_L, b)`` from g
+    (:class:`solvers._ridge_closed_form.SplitGram`).
 
     ``f = K x + U g``; penalty ``x'K x + sum_k rho_k g_k^2``; the ridge step on the rows
     A has ``x`` supported on A and the diagonal ``lam_i = 1 / (2 C s_i)`` (``costs`` = C s).

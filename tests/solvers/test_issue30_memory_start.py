@@ -15,8 +15,8 @@ import scipy.sparse as sp
 
 from solvers import AdaptiveLasso
 from solvers._memory import dense_fits
-from solvers.certificates import GAP_TOLERANCE
 from solvers._ridge_closed_form import ridge_with_intercept
+from solvers.certificates import GAP_TOLERANCE
 
 
 def _collinear(seed):

@@ -12,9 +12,9 @@ import scipy.sparse as sp
 from sklearn.linear_model import Ridge, RidgeClassifier
 
 from solvers import RLSC, RidgeRegression
+from solvers._ridge_closed_form import ridge_with_intercept
 from solvers.certificates import GAP_TOLERANCE, ridge_certificate
 from solvers.exceptions import SolverError
-from solvers._ridge_closed_form import ridge_with_intercept
 
 OBJECTIVE_RTOL = 1e-9
 # A reference whose relative gap is below this fraction of the tolerance is certifiable.
