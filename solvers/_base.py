@@ -393,6 +393,18 @@ class LinearModel(BaseEstimator):
     def _keep_warm_state(self, backend, key, state):
         self.__dict__.setdefault("_warm_states", {})[backend] = (key, state)
 
+    def _descent_start(self, backend, key, warm):
+        """The start of a coordinate descent on working sets (``CD``, ``PROX_NEWTON``):
+        what it kept of its last answer on data with signature ``key``, with the chain's
+        warm start ``(coef, intercept)`` in place of that answer's point when given."""
+        start = self._warm_state(backend, key) or {}
+        return start if warm is None else {**start, "coef": warm[0], "intercept": warm[1]}
+
+    def _keep_descent(self, backend, key, result):
+        """Keep a coordinate descent's answer and working set for the next fit's start."""
+        state = {"coef": result.coef, "intercept": result.intercept}
+        self._keep_warm_state(backend, key, {**state, "working_set": result.working_set})
+
     def _fit_weighted(self, X, y, sample_weight, fit):
         """``fit(X, y, sample_weight)`` with the samples of weight 0 dropped (weights of
         ones as None).

@@ -332,18 +332,12 @@ class WeightedL1Model(LinearModel):
         from ._coordinate_descent import l1_coordinate_descent
 
         key = signature(X, y, weights_or_ones(self._sample_weight, X.shape[0]))
-        start = self._warm_state("CD", key) or {}
-        if warm is not None:
-            start = {**start, "coef": warm[0], "intercept": warm[1]}
         result = l1_coordinate_descent(
             X, y, self.lam, self._kept_weights, loss=self._LOSS,
-            sample_weight=self._sample_weight, **start, **own_options(options),
+            sample_weight=self._sample_weight, **self._descent_start("CD", key, warm),
+            **own_options(options),
         )  # fmt: skip
-        self._keep_warm_state(
-            "CD",
-            key,
-            {"coef": result.coef, "intercept": result.intercept, "working_set": result.working_set},
-        )
+        self._keep_descent("CD", key, result)
         self._set_solution(X, y, result.coef, result.intercept)
         if not result.converged and result.relative_gap > GAP_TOLERANCE:
             return Outcome(

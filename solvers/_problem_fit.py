@@ -97,18 +97,12 @@ class ProblemModel(LinearModel):
     def _prox_newton(self, problem, options, warm, key, answer):
         from ._logistic_cd import logistic_prox_newton
 
-        start = self._warm_state("PROX_NEWTON", key) or {}
-        if warm is not None:
-            start = {**start, "coef": warm[0], "intercept": warm[1]}
         result = logistic_prox_newton(
             problem.X, problem.y, problem.lam, problem.weights, l1_ratio=problem.l1_ratio,
-            sample_weight=problem.sample_weight, **start, **own_options(options),
+            sample_weight=problem.sample_weight, **self._descent_start("PROX_NEWTON", key, warm),
+            **own_options(options),
         )  # fmt: skip
-        self._keep_warm_state(
-            "PROX_NEWTON",
-            key,
-            {"coef": result.coef, "intercept": result.intercept, "working_set": result.working_set},
-        )
+        self._keep_descent("PROX_NEWTON", key, result)
         answer["point"] = (result.coef, result.intercept)
         record = {"iterations": result.iterations}
         if not result.converged and result.relative_gap > GAP_TOLERANCE:

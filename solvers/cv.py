@@ -74,10 +74,9 @@ _MARKED = 100
 _COPIED = ("coef_", "intercept_", "certificate_", "dual_gap_", "objective_", "n_iter_")
 
 
-def path_cv(estimator, X, y, s):
-    """Cross-validate lam on the folds' exact paths (``_estimator_class.path``) and refit
-    on all of X, y: the cross-validation of every `_PathCV` but the logistic one."""
-    weight = np.ones(X.shape[0]) if s is None else s
+def weighted_folds(estimator, X, y, weight):
+    """The folds of ``estimator.cv`` on (X, y), each with a positive ``weight`` (the
+    sample weights, ones when there are none) in its training and its validation part."""
     splitter = check_cv(estimator.cv, y, classifier=is_classifier(estimator))
     folds = list(splitter.split(X, y))
     for train, test in folds:
@@ -86,6 +85,14 @@ def path_cv(estimator, X, y, s):
                 "sample_weight is 0 on every sample of a training or validation part of "
                 "the folds; give those samples weight or choose other folds (cv)."
             )
+    return folds
+
+
+def path_cv(estimator, X, y, s):
+    """Cross-validate lam on the folds' exact paths (``_estimator_class.path``) and refit
+    on all of X, y: the cross-validation of every `_PathCV` but the logistic one."""
+    weight = np.ones(X.shape[0]) if s is None else s
+    folds = weighted_folds(estimator, X, y, weight)
     scales = np.array([weight.sum() / weight[train].sum() for train, _ in folds])
     requested, lam_max = estimator._requested_lams(X, y, s)
     lowest = requested.min() if lam_max is None else estimator.lam_min_ratio * lam_max

@@ -16,7 +16,6 @@ from numbers import Integral, Real
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import ClassifierMixin
-from sklearn.model_selection import check_cv
 from sklearn.utils import check_X_y
 from sklearn.utils._param_validation import Interval
 
@@ -33,7 +32,7 @@ from ._base import (
 from ._losses import LOGISTIC
 from ._penalty import check_penalty_weights, l1_lam_max
 from ._problem_fit import LAM_MAX_L1_RATIO, ProblemModel, null_correlations
-from .cv import _fold_scores, _part, _PathCV
+from .cv import _fold_scores, _part, _PathCV, weighted_folds
 from .exceptions import PathWarning
 from .path import Path
 from .path._path import _LinearClassifierAt
@@ -314,14 +313,7 @@ def _grid_cv(estimator, X, y, s):
     """The CV curve of SparseLogisticRegressionCV on its grid of lams, the folds' fits
     warm-started along it; lam chosen as `_PathCV` chooses it, then the certified refit."""
     weight = np.ones(X.shape[0]) if s is None else s
-    splitter = check_cv(estimator.cv, y, classifier=True)
-    folds = list(splitter.split(X, y))
-    for train, test in folds:
-        if not (weight[train].sum() > 0 and weight[test].sum() > 0):
-            raise ValueError(
-                "sample_weight is 0 on every sample of a training or validation part of "
-                "the folds; give those samples weight or choose other folds (cv)."
-            )
+    folds = weighted_folds(estimator, X, y, weight)
     grid = _grid(estimator, X, y, s)
     estimator.cv_lams_ = grid
     signs = signed_labels(y, estimator.classes_)
