@@ -28,11 +28,16 @@ underestimate).
 
 Each fit runs in a forked child with one BLAS thread; a case's times are the best of
 ``--repeats`` fits (as many as fit in half a second, at least two: a child's first fit
-also pays its page faults). Only certified answers count; a
-fit that fails counts, for the calibration, as one that ran out of its budget.
+also pays its page faults), in processor seconds of the child (``time.process_time``:
+every fit runs in one thread, and on a shared machine the wall clock of a fit of a few
+ms is mostly the scheduler's time slices: the same DUAL_CD fit of a 200-document corpus
+took 3 and 11 ms of wall clock in two children at load 5 on 2 cores). Only certified
+answers count; a fit that fails counts, for the calibration, as one that ran out of its
+budget.
 """
 
 import argparse
+import functools
 import itertools
 import time
 import warnings
@@ -40,15 +45,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import lsq_linear
+from scipy.optimize import least_squares
 from sklearn.base import clone
 from threadpoolctl import threadpool_limits
 
+from benchmarks import real_text, small_corpora
 from benchmarks._text import text_like, text_regression_target
 from benchmarks._timing import ChildError, StepTimeout, forked_steps
 from benchmarks.separable_svm import separable_data
 from benchmarks.solvers import classification_data, regression_target
+from benchmarks.table2_protocol import PAIRS
 from solvers import L1SVM, L2SVM, SVM2, RidgeRegression, SVMDual, WeightedLasso
+from solvers._planner import ProblemStats, estimate
 from solvers._registry import DEFAULT_BACKENDS, PROBLEM_CLASS, backend, backends_for
 
 COSTS_FILE = Path(__file__).parents[1] / "solvers" / "_costs.py"
@@ -109,6 +117,45 @@ SEPARABLE = tuple(
 )
 
 
+#: The real corpora of the grid (issue 32), as ``Case.kind``: the Debian descriptions'
+#: hard and easy splits (:func:`benchmarks.real_text.corpora`) at :data:`REAL_SIZE`
+#: documents, and the three 200-document tasks of :mod:`benchmarks.small_corpora`
+#: (word counts, ``"small:<section>/<section>"``).
+REAL_KINDS = ("debian-hard", "debian-easy")
+REAL_SIZE = 2000
+SMALL_KINDS = tuple(f"small:{a}/{b}" for a, b in PAIRS)
+#: What ``--corpora`` names: the synthetic grid, the real corpora, the small ones.
+CORPORA = ("grid", "real", "small")
+
+
+def corpus_kind(kind):
+    """Which of :data:`CORPORA` a case's ``kind`` belongs to."""
+    if kind in REAL_KINDS:
+        return "real"
+    return "small" if kind.startswith("small:") else "grid"
+
+
+@functools.cache
+def _corpus(kind):
+    """``(X, labels)`` of a real corpus (loaded once per process)."""
+    if kind in REAL_KINDS:
+        ((_, X, y),) = real_text.corpora((kind.removeprefix("debian-"),), (REAL_SIZE,))
+        return X, y
+    (task,) = [t for t in small_corpora.corpora() if f"small:{t.name}" == kind]
+    return task.X, task.y
+
+
+def corpus_grid(kinds):
+    """Every model at each of its three levels on each real corpus of ``kinds``
+    (:data:`REAL_KINDS`, :data:`SMALL_KINDS`), without sample weights."""
+    cases = []
+    for kind in kinds:
+        n, d = _corpus(kind)[0].shape
+        cases += [Case(model, n, d, kind, level, weighted=False)
+                  for model, (_, _, levels, _) in MODELS.items() for level in levels]  # fmt: skip
+    return cases
+
+
 def grid(shapes):
     """Every model on every shape, the levels and the sample weights in turn; and the
     L1 models unweighted at every level on the shapes with more features than samples,
@@ -128,8 +175,8 @@ def grid(shapes):
 
 def data(case):
     """(X, target, sample weights or None) of a case."""
-    if case.kind == "text":
-        X, y = text_like(case.n, case.d)
+    if case.kind == "text" or corpus_kind(case.kind) != "grid":
+        X, y = text_like(case.n, case.d) if case.kind == "text" else _corpus(case.kind)
         target = text_regression_target(X) if MODELS[case.model][3] else y
     elif case.kind == "separable":
         X, target = separable_data(case.n, case.d, case.scale)
@@ -160,9 +207,7 @@ def candidates(case, *, own_only=False):
     default CVXPY ones; ``own_only``: the library's own backends only."""
     fallbacks = () if own_only else DEFAULT_BACKENDS[PROBLEM_CLASS[case.model]]
     return [
-        name
-        for name in backends_for(case.model)
-        if not backend(name).cvxpy or name in fallbacks
+        name for name in backends_for(case.model) if not backend(name).cvxpy or name in fallbacks
     ]
 
 
@@ -173,26 +218,34 @@ def _fit(case, X, target, weights, name, repeats, budget):
         with threadpool_limits(1), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             base = estimator(case, X, target)
-            best, answer, stats, spent = np.inf, None, None, 0.0
+            best, answer, stats, spent, overhead = np.inf, None, None, 0.0, np.nan
             for repeat in range(repeats):
                 est = clone(base).set_params(solver=name)
-                start = time.perf_counter()
+                start, wall = time.process_time(), time.perf_counter()
                 try:
                     est.fit(X, target, sample_weight=weights)
                 except Exception as exc:  # noqa: BLE001 - reported in the table
                     answer = f"failed: {type(exc).__name__}"
                     break
-                seconds = time.perf_counter() - start
-                best = min(best, seconds)
+                seconds, wall = time.process_time() - start, time.perf_counter() - wall
+                if seconds < best:
+                    best, overhead = seconds, wall - _chain_seconds(est)
                 answer = est.backend_ if est.certificate_.holds else "uncertified"
                 stats = est.__dict__.get("_plan_stats")
                 spent += seconds
                 # At least two fits: a child's first fit also pays its page faults.
                 if (spent > 0.5 and repeat >= 1) or seconds > budget / 4:
                     break
-            yield {"seconds": best, "answer": answer, "stats": stats}
+            yield {"seconds": best, "answer": answer, "stats": stats, "overhead": overhead}
 
     return steps
+
+
+def _chain_seconds(est):
+    """The seconds a fit spent in its chain's attempts (the backends and their
+    certificates); the rest of the fit is its overhead (validation, statistics,
+    centring, bookkeeping)."""
+    return sum(attempt.get("wall_time", 0.0) for attempt in est.solve_attempts_)
 
 
 def warm_up():
@@ -213,12 +266,22 @@ def warm_up():
                     continue
 
 
+#: A backend whose current estimate is this many budgets is not run: it counts as past
+#: the budget (the calibration counts it as its estimate, as it would after running it).
+SKIP_FACTOR = 3.0
+
+
 def measure(case, repeats, budget, *, own_only=False):
     """Times of the default and of every candidate backend on one case, each in a child."""
     X, target, weights = data(case)
-    results = {"case": case, "times": {}, "answers": {}, "budget": budget}
+    results = {"case": case, "times": {}, "answers": {}, "overhead": {}, "budget": budget}
     for name in [None, *candidates(case, own_only=own_only)]:
         key = name or "default"
+        expected = estimate(name, results["stats"]) if name and "stats" in results else 0.0
+        if expected > SKIP_FACTOR * budget:  # counts as past the budget, as if run
+            results["times"][key] = np.inf
+            results["answers"][key] = f"over {budget:g} s (estimated {expected:.2g} s, not run)"
+            continue
         try:
             (step,) = forked_steps(_fit(case, X, target, weights, name, repeats, budget), budget)
         except StepTimeout:
@@ -228,6 +291,7 @@ def measure(case, repeats, budget, *, own_only=False):
             results["times"][key], results["answers"][key] = np.nan, f"error: {exc}"
             continue
         results["times"][key], results["answers"][key] = step["seconds"], step["answer"]
+        results["overhead"][key] = step["overhead"]
         if name is None and step["stats"] is not None:
             results["stats"] = step["stats"]
     return results
@@ -305,8 +369,104 @@ def print_table(results):
     return worst
 
 
+def estimate_ratios(results):
+    """The planner's estimates over the measured times: ``{(corpora, backend): [ratio]}``.
+
+    ``corpora`` is one of :data:`CORPORA`; ``backend`` ``"planned"`` is the estimate of
+    the backend planned first over the default fit's time (the planner's estimate of
+    what it plans), a backend's name its estimate over its own certified fit's time.
+    """
+    from solvers._planner import plan
+
+    ratios = {}
+    for r in results:
+        stats = r.get("stats")
+        if stats is None:
+            continue
+        corpora = corpus_kind(r["case"].kind)
+        planned = plan(stats, estimator="the planner grid")[0].backend
+        for name, seconds in r["times"].items():
+            answered = r["answers"].get(name)
+            if not (np.isfinite(seconds) and answered in (name, planned)):
+                continue  # the default counts where the backend planned first answered
+            key = "planned" if name == "default" else name
+            ratios.setdefault((corpora, key), []).append(
+                estimate(planned if name == "default" else name, stats) / seconds
+            )
+    return ratios
+
+
+def print_estimates(results):
+    """A table of :func:`estimate_ratios`: median, lowest and highest ratio, and the
+    share within 2x, per corpora and backend; and the fits' measured overheads (their
+    time outside the chain's attempts)."""
+    ratios = estimate_ratios(results)
+    print("| corpora | backend | fits | median estimate / time | lowest | highest | "
+          "within 2x |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    order = {name: k for k, name in enumerate(CORPORA)}
+    for corpora, name in sorted(ratios, key=lambda k: (order[k[0]], k[1] != "planned", k[1])):
+        values = np.array(ratios[corpora, name])
+        within = np.mean((values <= 2.0) & (values >= 0.5))
+        print(f"| {corpora} | {name} | {values.size} | {np.median(values):.2f} | "
+              f"{values.min():.2g} | {values.max():.2g} | {within:.0%} |")  # fmt: skip
+    overheads = {}
+    for r in results:
+        seconds, overhead = r["times"].get("default"), r.get("overhead", {}).get("default")
+        if overhead is not None and np.isfinite(seconds):
+            key = (corpus_kind(r["case"].kind), r["case"].model)
+            overheads.setdefault(key, []).append((overhead, overhead / seconds))
+    if overheads:
+        print("\n| corpora | model | fits | median overhead ms | median share of the fit |")
+        print("|---|---|---|---|---|")
+        for (corpora, model), values in sorted(overheads.items()):
+            values = np.array(values)
+            print(f"| {corpora} | {model} | {len(values)} | {1e3 * np.median(values[:, 0]):.2f} "
+                  f"| {np.median(values[:, 1]):.0%} |")  # fmt: skip
+    return ratios
+
+
+def planned_ratios(results):
+    """``{case: ratio}``: the measured time of the backend the current cost models plan
+    first over the fastest backend's, per case (the target's ratio as the plan would
+    have it, from the times measured: after a calibration, before measuring again)."""
+    from solvers._planner import plan
+
+    ratios = {}
+    for r in results:
+        stats, (_, fastest) = r.get("stats"), _fastest(r)
+        if stats is None or not np.isfinite(fastest):
+            continue
+        first = plan(stats, estimator="the planner grid")[0].backend
+        measured = r["times"].get(first, np.inf) if r["answers"].get(first) == first else np.inf
+        ratios[r["case"]] = measured / fastest
+    return ratios
+
+
+def print_planned(results):
+    """Per corpora: the cases whose planned backend is above :data:`TARGET_RATIO`."""
+    ratios = planned_ratios(results)
+    for corpora in CORPORA:
+        mine = {case: v for case, v in ratios.items() if corpus_kind(case.kind) == corpora}
+        if not mine:
+            continue
+        above = {case: v for case, v in mine.items() if v > TARGET_RATIO}
+        print(f"{corpora}: the planned backend within {TARGET_RATIO}x of the fastest on "
+              f"{len(mine) - len(above)} of {len(mine)} cases")  # fmt: skip
+        for case, v in above.items():
+            print(f"  {case}: {v:.2f}")
+    return ratios
+
+
 def calibrate(results):
-    """Least squares of log time on the features, per (model, backend); writes _costs.py.
+    """Fit the cost models of every (model, backend) to the measured fits; writes _costs.py.
+
+    The time of a fit is its model's fixed cost plus its backend's solve,
+    ``a + b (nnz + n + d) + exp(theta . features)`` (:func:`solvers._planner.estimate`),
+    fitted per model by nonlinear least squares on the log of the times: one ``(a, b)``
+    per model, one ``theta`` per backend, shrunk towards the current coefficients where
+    the grid says little (:data:`SHRINKAGE`), with a harder problem never cheaper (the
+    hardness coefficients >= 0).
 
     A fit that ran out of its budget (or failed) is censored: it took at least the
     budget, and counts with the larger of the budget and the current cost model's
@@ -315,7 +475,6 @@ def calibrate(results):
     of a 10-s run, came out first on 20000 x 20000 text, where it takes minutes).
     """
     from solvers import _costs
-    from solvers._planner import estimate
 
     rows = {}
     for r in results:
@@ -329,26 +488,62 @@ def calibrate(results):
                 value = seconds
             else:  # censored: at least the budget, and as long as the current model says
                 value = max(r["budget"], estimate(name, stats))
-            rows.setdefault((stats.model, name), []).append((stats.features(), np.log(value)))
-    costs = dict(_costs.COSTS)
-    for key, points in rows.items():
-        prior = np.zeros(features_size := points[0][0].size)
-        prior[: len(costs.get(key, ()))] = costs.get(key, ())
-        features = np.array([p[0] for p in points])
-        logs = np.array([p[1] for p in points])
-        # Ridge towards the prior, argmin ||F theta - t||^2 + mu ||theta - prior||^2, with
-        # a harder problem never cheaper (the hardness coefficient >= 0).
-        root = np.sqrt(SHRINKAGE * len(points))
-        lower = np.full(features_size, -np.inf)
-        lower[[HARDNESS, DENSE_HARDNESS]] = 0.0
-        theta = lsq_linear(
-            np.vstack((features, root * np.eye(features_size))),
-            np.concatenate((logs, root * prior)),
-            bounds=(lower, np.inf),
-        ).x
-        costs[key] = tuple(round(float(v), 4) for v in theta)
-    write_costs(costs)
-    return costs
+            rows.setdefault(stats.model, []).append((name, stats, np.log(value)))
+    costs, fixed = dict(_costs.COSTS), dict(_costs.FIXED)
+    for model, points in rows.items():
+        thetas, fixed[model] = _fit_model(
+            points, {name: costs.get((model, name), ()) for name, _, _ in points},
+            fixed.get(model, FIXED_PRIOR),
+        )  # fmt: skip
+        costs.update({(model, name): theta for name, theta in thetas.items()})
+    write_costs(costs, fixed)
+    return costs, fixed
+
+
+#: The fixed cost ``(a, b)`` a model without one starts from: 1 ms and 10 ns an entry.
+FIXED_PRIOR = (1e-3, 1e-8)
+#: How strongly the fixed cost's logs are pulled towards the current ones (in all).
+FIXED_SHRINKAGE = 1.0
+
+
+def _fit_model(points, priors, fixed_prior):
+    """``({backend: theta}, (a, b))`` of one model, from ``(backend, stats, log seconds)``.
+
+    Parameters: ``log a``, ``log b`` and each backend's ``theta``; residuals: the log of
+    the modelled time minus the measured one, and the pulls towards the priors.
+    """
+    names = sorted(priors)
+    features = np.array([stats.features() for _, stats, _ in points])
+    size = features.shape[1]
+    log_entries = np.log([stats.nnz + stats.n + stats.d for _, stats, _ in points])
+    logs = np.array([value for _, _, value in points])
+    which = np.array([names.index(name) for name, _, _ in points])
+    prior = np.zeros((len(names), size))
+    for k, name in enumerate(names):
+        prior[k, : len(priors[name])] = priors[name]
+    fixed0 = np.log(fixed_prior)
+    pull = np.sqrt(SHRINKAGE * np.bincount(which, minlength=len(names)))
+
+    def residuals(params):
+        theta = params[2:].reshape(len(names), size)
+        modelled = np.logaddexp(
+            np.logaddexp(params[0], params[1] + log_entries),
+            np.einsum("ij,ij->i", features, theta[which]),
+        )
+        return np.concatenate((
+            modelled - logs,
+            np.sqrt(FIXED_SHRINKAGE) * (params[:2] - fixed0),
+            ((theta - prior) * pull[:, None]).ravel(),
+        ))  # fmt: skip
+
+    lower = np.full((len(names), size), -np.inf)
+    lower[:, [HARDNESS, DENSE_HARDNESS]] = 0.0
+    start = np.concatenate((fixed0, np.maximum(prior, lower).ravel()))
+    bounds = (np.concatenate(([-np.inf, -np.inf], lower.ravel())), np.inf)
+    params = least_squares(residuals, start, bounds=bounds).x
+    theta = params[2:].reshape(len(names), size)
+    thetas = {name: tuple(round(float(v), 4) for v in theta[k]) for k, name in enumerate(names)}
+    return thetas, tuple(float(f"{v:.4g}") for v in np.exp(params[:2]))
 
 
 def save(results, path):
@@ -361,6 +556,7 @@ def save(results, path):
             "case": dataclasses.asdict(r["case"]),
             "times": {k: (v if np.isfinite(v) else None) for k, v in r["times"].items()},
             "answers": r["answers"],
+            "overhead": {k: v for k, v in r.get("overhead", {}).items() if np.isfinite(v)},
             "stats": dataclasses.asdict(r["stats"]) if r.get("stats") else None,
             "budget": r["budget"],
         }
@@ -379,8 +575,6 @@ def load(paths):
     """
     import json
 
-    from solvers._planner import ProblemStats
-
     merged = {}
     for path in paths.split(","):
         for row in json.loads(Path(path).read_text()):
@@ -392,21 +586,26 @@ def load(paths):
                 {k: (np.inf if v is None else v) for k, v in row["times"].items()}
             )
             result["answers"].update(row["answers"])
+            result.setdefault("overhead", {}).update(row.get("overhead", {}))
             if row["stats"]:
                 result["stats"] = ProblemStats(**row["stats"])
             result["budget"] = row.get("budget", result["budget"])
     return list(merged.values())
 
 
-def write_costs(costs):
-    """Rewrite the COSTS table of :mod:`solvers._costs`, keeping its docstring."""
+def write_costs(costs, fixed):
+    """Rewrite the COSTS and FIXED tables of :mod:`solvers._costs`, keeping its docstring."""
     text = COSTS_FILE.read_text()
     head = text[: text.index("COSTS = {")]
     lines = [
         f"    {key!r}: (\n        " + ", ".join(f"{v:.4f}" for v in value) + ",\n    ),"
         for key, value in sorted(costs.items())
     ]
-    COSTS_FILE.write_text(head + "COSTS = {\n" + "\n".join(lines) + "\n}\n")
+    fixed_lines = [f"    {model!r}: ({a:.4g}, {b:.4g})," for model, (a, b) in sorted(fixed.items())]
+    COSTS_FILE.write_text(
+        head + "COSTS = {\n" + "\n".join(lines) + "\n}\n\nFIXED = {\n"
+        + "\n".join(fixed_lines) + "\n}\n"
+    )  # fmt: skip
 
 
 def main(argv=None):
@@ -426,7 +625,19 @@ def main(argv=None):
         "--models", default=None, help=f"measure these models only, comma-separated: {list(MODELS)}"
     )
     parser.add_argument(
-        "--recheck", action="store_true",
+        "--estimates",
+        action="store_true",
+        help="print the planner's estimates over the measured times, per corpora and backend",
+    )
+    parser.add_argument(
+        "--corpora",
+        default="grid",
+        help=f"comma-separated, of {list(CORPORA)}: the synthetic grid, the Debian "
+        "descriptions' splits at 2000 documents, the three 200-document tasks",
+    )
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
         help="measure the cases above the target again, keeping each backend's faster time",
     )
     args = parser.parse_args(argv)
@@ -439,11 +650,19 @@ def main(argv=None):
             if args.save:
                 save(results, args.save)
         print_table(results)
-        if args.calibrate:
-            calibrate(results)
-            print(f"\nrewrote {COSTS_FILE}")
+        _estimates_and_calibration(results, args)
         return None
-    cases = grid(QUICK_SHAPES) if args.quick else grid(SHAPES) + list(SEPARABLE)
+    kinds = args.corpora.split(",")
+    if set(kinds) - set(CORPORA):
+        parser.error(f"--corpora: unknown {sorted(set(kinds) - set(CORPORA))}; "
+                     f"the corpora are {list(CORPORA)}")  # fmt: skip
+    cases = []
+    if "grid" in kinds:
+        cases += grid(QUICK_SHAPES) if args.quick else grid(SHAPES) + list(SEPARABLE)
+    if "real" in kinds:
+        cases += corpus_grid(REAL_KINDS)
+    if "small" in kinds:
+        cases += corpus_grid(SMALL_KINDS)
     if args.models:
         unknown = set(args.models.split(",")) - set(MODELS)
         if unknown:
@@ -468,10 +687,29 @@ def main(argv=None):
             save(results, args.save)
     print()
     worst = print_table(results)
+    _estimates_and_calibration(results, args)
+    return worst
+
+
+def _estimates_and_calibration(results, args):
+    """``--estimates``: the planner's estimates against the times; ``--calibrate``: the
+    cost models fitted again (and, with ``--estimates``, their estimates after)."""
+    if args.estimates:
+        print("\nthe planner's estimates over the measured times:")
+        print_estimates(results)
+        print_planned(results)
     if args.calibrate:
         calibrate(results)
         print(f"\nrewrote {COSTS_FILE}")
-    return worst
+        if args.estimates:
+            import importlib
+
+            from solvers import _costs
+
+            importlib.reload(_costs)
+            print("\nafter the calibration:")
+            print_estimates(results)
+            print_planned(results)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 
 The corpora are the TechTC-sized tasks of 000 Table 2's protocol
 (:data:`benchmarks.table2_protocol.PAIRS`, :func:`sparsify.datasets.make_text_tasks`:
-100 Debian package descriptions per section, words of at least five letters, tf-idf
-CSR of about 200 x 2 200-3 500). Each estimator is fitted with its defaults (labels
+100 Debian package descriptions per section, the counts of the words of at least five
+letters, CSR of about 200 x 2 200-3 500). Each estimator is fitted with its defaults (labels
 +1/-1 for the classifiers and as the regression target of the least-squares models),
 and its peer on the same problem: ``LinearSVC`` (hinge or squared hinge, liblinear's
 dual coordinate descent) for ``SVMDual`` and ``L2SVM``; ``LinearSVC(penalty="l1",
@@ -77,6 +77,11 @@ class LinprogL1SVM:
         return self
 
 
+def corpora():
+    """The three 200-document tasks (:data:`benchmarks.table2_protocol.PAIRS`)."""
+    return make_text_tasks(pairs=PAIRS, n_per_class=100)
+
+
 def cases(n_samples):
     """``(name, ours, peer, parameter of the re-fit, the peer's parameter from ours)``."""
     lam = 1.0  # every estimator's default lam and C
@@ -146,7 +151,7 @@ def main(argv=None):
     parser.add_argument("--estimators", default=None, help="comma-separated names")
     parser.add_argument("--profile", default=None, help="an estimator's name")
     args = parser.parse_args(argv)
-    tasks = make_text_tasks(pairs=PAIRS, n_per_class=100)
+    tasks = corpora()
     wanted = None if args.estimators is None else set(args.estimators.split(","))
     rows = []
     with threadpool_limits(1), warnings.catch_warnings():
