@@ -440,6 +440,42 @@ def _loss(y, s, fitted):
 
 
 @njit(cache=True)
+def _loss_change(y, s, fitted, z, t, trial):
+    """``sum_i s_i (log(1 + e^{u_i + d_i}) - log(1 + e^{u_i}))``, ``u = -y f``, ``d = -y t
+    z``, each term as ``log1p(sigma(u) expm1(d))`` (exact to rounding of the term's
+    change, not of the loss); also the sum of the terms' sizes and ``trial = f + t z``."""
+    change = 0.0
+    magnitude = 0.0
+    for i in range(y.size):
+        trial[i] = fitted[i] + t * z[i]
+        u = -y[i] * fitted[i]
+        d = -y[i] * t * z[i]
+        ratio = _sigmoid(u) * np.expm1(min(d, 30.0))
+        if d < 30.0 and ratio > -0.5:
+            term = np.log1p(ratio)
+        else:  # a large change: the difference of the two is exact enough
+            term = _log1pexp(-y[i] * trial[i]) - _log1pexp(u)
+        change += s[i] * term
+        magnitude += s[i] * abs(term)
+    return change, magnitude
+
+
+@njit(cache=True)
+def _penalty_change(coef, step, t, thresholds, ridge):
+    """The penalty's change from ``coef`` to ``coef + t step``, summed from each
+    coordinate's own change, and the sum of their sizes."""
+    change = 0.0
+    magnitude = 0.0
+    for q in range(coef.size):
+        old = coef[q]
+        new = old + t * step[q]
+        term = thresholds[q] * (abs(new) - abs(old)) + 0.5 * ridge * (new - old) * (new + old)
+        change += term
+        magnitude += abs(term)
+    return change, magnitude
+
+
+@njit(cache=True)
 def _entropy(p):
     """The binary entropy (0 at 0 and 1)."""
     total = 0.0
@@ -703,39 +739,32 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
         for i in range(n):
             z[i] += offset
         # Armijo's rule with the model's decrease: g'z + penalty(w + d) - penalty(w).
-        before_penalty = 0.0
-        after_penalty = 0.0
-        for q in range(size):
-            j = working[q]
-            old = coef[j]
-            new = old + step[q]
-            before_penalty += thresholds[j] * abs(old) + 0.5 * ridge * old * old
-            after_penalty += thresholds[j] * abs(new) + 0.5 * ridge * new * new
+        # The objective's change is summed from each term's own change
+        # (:func:`_loss_change`, :func:`_penalty_change`), not taken as a difference of
+        # two sums: near the optimum the change is far below the rounding of the sums
+        # (about sqrt(n) eps times the objective), which would reject every step.
         linear = 0.0
         for i in range(n):
             linear += g[i] * z[i]
-        # At the objective's rounding level the predicted decrease may come out >= 0: the
+        penalty_change, _ = _penalty_change(coef, step, 1.0, thresholds, ridge)
+        # At the change's rounding level the predicted decrease may come out >= 0: the
         # step (a Newton step, whose unit length is right near the optimum) is then
         # taken if the objective does not rise beyond rounding.
-        predicted = min(linear + after_penalty - before_penalty, 0.0)
+        predicted = min(linear + penalty_change, 0.0)
         moved = delta_b != 0.0
         for q in range(size):
             moved = moved or step[q] != 0.0
         if not moved:
             break
-        current = _loss(y, s, fitted) + before_penalty
         t = 1.0
         accepted = False
         for _halving in range(HALVINGS):
-            for i in range(n):
-                trial[i] = fitted[i] + t * z[i]
-            value = _loss(y, s, trial)
-            for q in range(size):
-                j = working[q]
-                new = coef[j] + t * step[q]
-                value += thresholds[j] * abs(new) + 0.5 * ridge * new * new
-            # Armijo's rule, with the objective's rounding as slack.
-            if value <= current + ARMIJO * t * predicted + ROUNDING * abs(current):
+            change, magnitude = _loss_change(y, s, fitted, z, t, trial)
+            penalty_change, penalty_magnitude = _penalty_change(coef, step, t, thresholds,
+                                                                ridge)
+            # Armijo's rule, with the change's rounding as slack.
+            slack = ROUNDING * (magnitude + penalty_magnitude)
+            if change + penalty_change <= ARMIJO * t * predicted + slack:
                 accepted = True
                 break
             t *= 0.5
