@@ -56,6 +56,8 @@ from solvers import (
 from sparsify.datasets import make_text_tasks
 
 TARGET_RATIO = 1.5
+#: Documents drawn from each section of a pair.
+N_PER_CLASS = 100
 
 
 class LinprogL1SVM:
@@ -79,7 +81,7 @@ class LinprogL1SVM:
 
 def corpora():
     """The three 200-document tasks (:data:`benchmarks.table2_protocol.PAIRS`)."""
-    return make_text_tasks(pairs=PAIRS, n_per_class=100)
+    return make_text_tasks(pairs=PAIRS, n_per_class=N_PER_CLASS)
 
 
 def cases(n_samples):

@@ -15,7 +15,9 @@ start, it runs with a budget of breakpoints (:data:`PATH_BUDGET`, or ``2 (n + mi
 d))``): its breakpoints are what its estimate knows least, and past the
 budget it hands its last breakpoint to that backend (:mod:`solvers._chain`).
 
-The estimates are log-linear in the statistics,
+An estimate is the fit's fixed cost (:func:`fixed_cost`: validation, statistics,
+centring, the certificate, bookkeeping; ``a + b (nnz + n + d)`` per model, the same for
+every backend) plus its backend's solve, log-linear in the statistics,
 ``log t = theta . (1, log n, log d, log nnz, hardness, weighted, sparse, warm,
 log min(n, d), hardness^2 if dense with d > n)`` (``log min(n, d)`` for the methods
 whose cost is a Gram matrix's or a factorisation's; the squared hardness of dense data
@@ -26,9 +28,10 @@ at lam = 0.3, 0.1 and 0.01 lam_max (2600 epochs at the last, 180 active features
 183 samples inside the margin), where the exact path takes 0.02, 0.05 and 0.1-0.2 s,
 while on a 2000 x 200000 text corpus coordinate descent is 10 times faster than the
 path at 0.01 lam_max),
-with one ``theta`` per (model, backend) fitted by least squares on measured fit times:
-``python -m benchmarks.planner --calibrate`` measures every backend on a grid of
-problems and rewrites :mod:`solvers._costs`, which this module reads.
+with one ``theta`` per (model, backend) and one ``(a, b)`` per model fitted by least
+squares on the logs of measured fit times: ``python -m benchmarks.planner --calibrate``
+measures every backend on a grid of problems (synthetic, and real corpora: ``--corpora
+grid,real,small``) and rewrites :mod:`solvers._costs`, which this module reads.
 """
 
 import math
