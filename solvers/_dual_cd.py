@@ -112,6 +112,7 @@ _CHECK_EPOCHS = 20
 # the relative residual at which they stop.
 _FACE_ROUNDS = 10
 _FACE_CG_ITERATIONS = 100
+_FACE_CG_SETTLED = 1000
 _FACE_CG_RTOL = 1e-10
 # The work of a face step before one is measured, in conjugate-gradient iterations.
 _FACE_PRIOR = 50
@@ -271,14 +272,23 @@ def dual_coordinate_descent(
         rows = (X.data, X.indices.view(np.dtype(f"u{X.indices.itemsize}")), X.indptr)
     else:
         rows = (X.reshape(-1), np.empty(0, dtype=np.uint32), np.arange(n + 1) * d)
+    # Repeated rows of one label are one sample of their summed cost (see _merged).
+    representative = _duplicates(rows, rows[0].view(np.uint64), y)
+    kept = np.flatnonzero(representative == np.arange(n))
+    merged = kept.size < n
+    sample_costs = costs
+    if merged:
+        costs = np.bincount(representative, weights=costs, minlength=n)
+        if alpha is not None:
+            alpha = np.bincount(representative, weights=np.clip(alpha, 0.0, None), minlength=n)
     coordinates = _coordinates(rows, costs, squared)
     upper = coordinates[1]
     alpha = np.zeros(n) if alpha is None else np.clip(alpha, 0.0, upper)
     b = 0.0 if intercept is None else float(intercept)
     null = hinge_null_objective(y, costs, squared=squared)
     w = _transpose_times(rows, y, alpha, d)
-    order = np.arange(n)
-    active = n
+    order = kept.copy()
+    active = order.size
     thresholds = np.array([np.inf, -np.inf])  # liblinear's PGmax_old, PGmin_old
     state = np.random.SeedSequence(random_state).generate_state(1, np.uint64) | np.uint64(1)
     spread = _FIRST_SPREAD if spread is None else float(spread)
@@ -290,11 +300,15 @@ def dual_coordinate_descent(
     # The gap's decrease (log) per unit of work of the last face step with the sweeps
     # after it, measured at the check after those sweeps (``pending`` until then).
     face_rate = pending = None
+    # The free multipliers at the last check: a face that a batch of sweeps left as it
+    # was is solved to the end (see _face_step).
+    last_free = None
 
     def check(b):
         _balance(rows, y, upper, alpha, w)
         margins, primal, dual = _objectives(rows, y, costs, squared, alpha, w, b)
-        best = hinge_intercept(margins, y, squared=squared, sample_weight=costs)
+        best = hinge_intercept(margins[kept], y[kept], squared=squared,
+                               sample_weight=costs[kept])  # fmt: skip
         slack = np.maximum(0.0, 1.0 - y * (margins + best))
         refined = 0.5 * (w @ w) + costs @ (slack * slack if squared else slack)
         if refined < primal:
@@ -318,6 +332,8 @@ def dual_coordinate_descent(
         if relative_gap <= tol or epochs >= max_epochs:
             break
         free = (alpha > 0.0) & (alpha < upper)
+        settled = last_free is not None and np.array_equal(free, last_free)
+        last_free = free
         prior = _FACE_PRIOR * (2 * int(lengths[free].sum()) + 3 * d)
         spare = (max_epochs - epochs) / max(sweeps, 1) * (work + check_work)
         pays, short = _face_pays(previous_gap, relative_gap, work + check_work, tol,
@@ -328,15 +344,19 @@ def dual_coordinate_descent(
             target = _FACE_GAP_SHARE * tol * gap_scale(primal, dual, null)
             # Conjugate gradients cut short where the box would cut their step (cheap,
             # while the face still changes), unless the sweeps left cannot finish.
-            stall = 0.0 if short else _FACE_CG_STALL
-            b, face_work = _face_step(X, rows, y, coordinates, alpha, w, b, target, stall)
+            # A face the sweeps left as it was is solved to the end.
+            stall = 0.0 if short or settled else _FACE_CG_STALL
+            iterations = _FACE_CG_SETTLED if settled else _FACE_CG_ITERATIONS
+            b, face_work = _face_step(X, rows, y, coordinates, alpha, w, b, target, stall,
+                                      iterations)  # fmt: skip
+            last_free = None
             total_work += face_work + check_work
             pending = (relative_gap, face_work + check_work)
             face_steps += 1
             b, margins, primal, dual, relative_gap = check(b)
             if relative_gap <= tol:
                 break
-            active = y.size
+            active = order.size
             thresholds[:] = (np.inf, -np.inf)
             if not short:
                 # The first sweeps over every sample may raise the gap the face step
@@ -346,6 +366,8 @@ def dual_coordinate_descent(
         decrease = min(max(tol / relative_gap, 1.0 / _SPREAD_DECREASE), 0.5)
         spread = max(spread * decrease, _SPREAD_FLOOR)
         active = _reactivate(y, coordinates, alpha, b, margins, order, thresholds)
+    if merged:  # each repeated row's share of its sample's multiplier, by cost
+        alpha = alpha[representative] * (sample_costs / costs[representative])
     return DualCDResult(
         alpha=alpha.copy(),
         coef=w.copy(),
@@ -438,6 +460,53 @@ def _transpose_times(rows, y, a, n_features):
     return out
 
 
+@njit(cache=True)
+def _same_row(rows, bits, y, i, j):
+    """Whether samples i and j have the same label and the same row (bit for bit)."""
+    indices, indptr = rows[1], rows[2]
+    if y[i] != y[j] or indptr[i + 1] - indptr[i] != indptr[j + 1] - indptr[j]:
+        return False
+    shift = indptr[j] - indptr[i]
+    for k in range(indptr[i], indptr[i + 1]):
+        if bits[k] != bits[k + shift] or (indices.size > 0 and indices[k] != indices[k + shift]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _duplicates(rows, bits, y):
+    """Each sample's representative: the first sample with its label and its row.
+
+    Rows are hashed (FNV-1a over the label, the column indices and the values' bits),
+    sorted by hash, and compared entry by entry with the first of their hash (a row
+    that differs from it keeps itself). A CSR row is compared as stored: the same row
+    with its entries in another order is not found.
+    """
+    indices, indptr = rows[1], rows[2]
+    n = y.size
+    prime = np.uint64(1099511628211)
+    hashes = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        h = np.uint64(14695981039346656037) ^ np.uint64(y[i] > 0.0)
+        for k in range(indptr[i], indptr[i + 1]):
+            if indices.size > 0:
+                h = (h ^ np.uint64(indices[k])) * prime
+            h = (h ^ bits[k]) * prime
+        hashes[i] = h
+    order = np.argsort(hashes, kind="mergesort")
+    representative = np.arange(n)
+    s = 0
+    while s < n:
+        first = order[s]
+        t = s + 1
+        while t < n and hashes[order[t]] == hashes[first]:
+            if _same_row(rows, bits, y, first, order[t]):
+                representative[order[t]] = first
+            t += 1
+        s = t
+    return representative
+
+
 # -- the solver ---------------------------------------------------------------------
 # coordinates = (D, U, curvature, rho): the diagonal of the dual's quadratic term, the
 # upper bounds of the box, each coordinate's curvature ||x_i||^2 + D_i + rho, and rho.
@@ -452,7 +521,9 @@ def _coordinates(rows, costs, squared):
     upper = np.empty(n)
     curvature = np.empty(n)
     for i in range(n):
-        if squared:
+        if costs[i] == 0.0:  # a repeated row, merged into another (box [0, 0])
+            upper[i] = 0.0
+        elif squared:
             diagonal[i] = 0.5 / costs[i]
             upper[i] = np.inf
         else:
@@ -591,7 +662,8 @@ def _objectives(rows, y, costs, squared, alpha, w, b):
         dual += alpha[i]
         if squared:
             loss += costs[i] * slack * slack
-            dual -= alpha[i] * alpha[i] / (4.0 * costs[i])
+            if alpha[i] != 0.0:
+                dual -= alpha[i] * alpha[i] / (4.0 * costs[i])
         else:
             loss += costs[i] * slack
     return margins, half_norm + loss, dual
@@ -607,7 +679,7 @@ def _reactivate(y, coordinates, alpha, b, margins, order, thresholds):
     diagonal, upper, _, rho = coordinates
     beta = b + rho * _dot(y, alpha)
     active = 0
-    for s in range(y.size):
+    for s in range(order.size):
         i = order[s]
         gradient = y[i] * (margins[i] + beta) - 1.0 + diagonal[i] * alpha[i]
         if not _left_out(alpha[i], upper[i], gradient, thresholds):
@@ -642,7 +714,7 @@ def _face_pays(previous, gap, work, tol, face_rate, prior, spare):
 # -- the face step ------------------------------------------------------------------
 
 
-def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall):
+def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
     """Minimise the dual over the face of the free multipliers; return the new intercept.
 
     On the face ``F = {i : 0 < a_i < U_i}`` (the others fixed at their bounds) and
@@ -686,7 +758,7 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall):
         else:
             step, moved, iterations, stalled = _face_cg(rows, y, diagonal, free, gradient,
                                                         alpha[free], box, typical, d,
-                                                        _FACE_CG_ITERATIONS, _FACE_CG_RTOL,
+                                                        iterations, _FACE_CG_RTOL,
                                                         target / np.linalg.norm(box),
                                                         stall)  # fmt: skip
             work += iterations * (2 * face_pass + 3 * d)
@@ -707,13 +779,13 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall):
             t = float(finite.max()) if finite.size else np.inf
         if not np.isfinite(t) or t <= 0.0:
             break
-        target = float(labels @ current)
+        plane = float(labels @ current)
         halvings = 0
         while True:
             if t <= inside:  # no bound crossed: a descent step of the quadratic
                 trial = current + t * step
                 break
-            trial = _onto_box_and_plane(current + t * step, labels, box, target)
+            trial = _onto_box_and_plane(current + t * step, labels, box, plane)
             decrease = _objective_change(rows, y, ridge, alpha, w, free, trial, change)
             work += face_pass + 2 * d
             if decrease <= _ARMIJO * float(gradient @ (trial - current)):
@@ -855,21 +927,47 @@ def _outside(current, step, box):
 
 
 @njit(cache=True)
+def _face_image(rows, free, labels, vector, image):
+    """``image = X_F'Y_F vector`` (a pass over the rows of F)."""
+    image[:] = 0.0
+    for k in range(free.size):
+        if vector[k] != 0.0:
+            _row_axpy(rows, free[k], labels[k] * vector[k], image)
+
+
+@njit(cache=True)
+def _face_product(rows, free, labels, ridge, vector, image, out):
+    """``out = P (Y_F X_F image + D_F vector)``, P the projection on ``y_F'p = 0``: the
+    face's Hessian times ``vector`` when ``image = X_F'Y_F vector`` (a pass over F)."""
+    for k in range(free.size):
+        out[k] = labels[k] * _row_dot(rows, free[k], image) + ridge[k] * vector[k]
+    out -= labels * (_dot(labels, out) / free.size)
+
+
+@njit(cache=True)
 def _face_cg(rows, y, diagonal, free, gradient, current, box, typical, n_features, max_iter,
              rtol, enough, stall):  # fmt: skip
     """The minimiser p of ``1/2 p'H p + g'p`` on ``y_F'p = 0`` by projected conjugate
-    gradients, and ``X_F'Y_F p``.
+    residuals, and ``X_F'Y_F p``.
 
     ``H = Y_F X_F X_F' Y_F + D_F`` is applied matrix free: two passes over the rows of
-    F per iteration. Stops at ``rtol`` of the first residual or at a residual of norm
-    ``enough`` (with the hinge, the free multipliers' share of the duality gap is at
-    most ``||U_F|| ||r||``), after ``max_iter`` (or twice ``|F|``) iterations, on a
-    direction of zero curvature (a singular H, as with more samples than features):
-    then the iterate so far, or that direction itself when it is the first (a descent
-    direction along which the objective is linear, to be followed to the box), or,
-    when ``current + p`` has left the box ``[0, box]``, once an iteration lowers the
-    quadratic by at most ``stall`` times the decrease so far (the projected search
-    will cut the step anyway). Returns ``(p, X_F'Y_F p, iterations, stalled)``.
+    F per iteration. The conjugate residual method (Stiefel 1955; the iterates of
+    MINRES, Paige and Saunders 1975, for a positive semidefinite H) makes the residual
+    ``r = -P(g + Hp)`` smallest in each Krylov space, and the residual is what the
+    duality gap sees: with the hinge, the free multipliers' share of the gap is at most
+    ``||U_F|| ||r||`` (their margins' errors times their boxes), where conjugate
+    gradients, which make the quadratic smallest, leave residuals some orders larger
+    on the ill-conditioned faces of real text (near-duplicate rows). The quadratic
+    decreases at every iteration too (Fong and Saunders 2012, Theorem 2.7).
+
+    Stops at ``rtol`` of the first residual or at a residual of norm ``enough``, after
+    ``max_iter`` (or twice ``|F|``) iterations, on a direction of zero curvature (a
+    singular H, as with more samples than features): then the iterate so far, or that
+    direction itself when it is the first (a descent direction along which the
+    objective is linear, to be followed to the box), or, when ``current + p`` has left
+    the box ``[0, box]``, once an iteration lowers the quadratic by at most ``stall``
+    times the decrease so far (the projected search will cut the step anyway). Returns
+    ``(p, X_F'Y_F p, iterations, stalled)``.
     """
     count = free.size
     labels = np.empty(count)
@@ -880,40 +978,52 @@ def _face_cg(rows, y, diagonal, free, gradient, current, box, typical, n_feature
     residual = -gradient + labels * (_dot(labels, gradient) / count)
     step = np.zeros(count)
     moved = np.zeros(n_features)
+    image = np.empty(n_features)  # X_F'Y_F residual
+    product = np.empty(count)  # H residual (projected)
+    _face_image(rows, free, labels, residual, image)
+    _face_product(rows, free, labels, ridge, residual, image, product)
     direction = residual.copy()
-    image = np.empty(n_features)
-    product = np.empty(count)
+    direction_image = image.copy()
+    direction_product = product.copy()
     squares = _dot(residual, residual)
     first = squares
+    bent = _dot(residual, product)
     total = 0.0
     iterations = 0
     stalled = False
     for _ in range(min(max_iter, 2 * count)):
         if squares <= max(rtol * rtol * first, enough * enough) or squares == 0.0:
             break
-        iterations += 1
-        image[:] = 0.0
-        for k in range(count):
-            if direction[k] != 0.0:
-                _row_axpy(rows, free[k], labels[k] * direction[k], image)
-        for k in range(count):
-            product[k] = labels[k] * _row_dot(rows, free[k], image) + ridge[k] * direction[k]
-        product -= labels * (_dot(labels, product) / count)
-        bend = _dot(direction, product)
-        if bend <= 1e-12 * typical * _dot(direction, direction):
-            if _dot(step, step) == 0.0:
-                return direction, image.copy(), iterations, False
+        # H is positive semidefinite: no curvature along r means H r = 0.
+        if bent <= 1e-12 * typical * squares:
+            if iterations == 0:
+                return direction, direction_image, 1, False
             break
-        length = squares / bend
+        iterations += 1
+        length = bent / _dot(direction_product, direction_product)
+        # The quadratic's decrease along the direction (its gradient there is -residual).
+        gain = length * _dot(direction, residual) - 0.5 * length * length * _dot(
+            direction, direction_product
+        )
         step += length * direction
-        moved += length * image
-        residual -= length * product
-        previous = squares
+        moved += length * direction_image
+        residual -= length * direction_product
         squares = _dot(residual, residual)
-        direction = residual + (squares / previous) * direction
-        gain = 0.5 * length * previous  # the decrease of the quadratic in this iteration
+        _face_image(rows, free, labels, residual, image)
+        _face_product(rows, free, labels, ridge, residual, image, product)
+        previous = bent
+        bent = _dot(residual, product)
+        beta = bent / previous
+        direction = residual + beta * direction
+        direction_image = image + beta * direction_image
+        direction_product = product + beta * direction_product
         total += gain
         if gain <= stall * total and _outside(current, step, box):
             stalled = True
             break
+    # Back onto y_F'p = 0 and X_F'Y_F p afresh: the recurrences drift off both, and along
+    # y_F the gradient is large (the intercept's), so a drift misjudges the step's length.
+    if iterations > 0:
+        step -= labels * (_dot(labels, step) / count)
+        _face_image(rows, free, labels, step, moved)
     return step, moved, iterations, stalled
