@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog, lsq_linear, minimize_scalar
+from scipy.optimize import linprog, lsq_linear
 
 from sparsify.utils import column_norms
 
@@ -628,7 +628,19 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
 def _best_on_ray(value, t_max, quadratic):
     """``max_{0 <= t <= t_max} value(t)`` of a concave function of t (any t is a valid
     dual point, so an inexact maximiser only loosens the bound). ``quadratic``: value
-    is ``L t - Q t^2``, whose maximiser ``L / (2Q)`` is read off two values."""
+    is ``L t - Q t^2``, whose maximiser ``L / (2Q)`` is read off two values.
+
+    Otherwise the samples taken sandwich the maximum: between two samples the concave
+    function lies below the chords of the neighbouring samples, extended (Kelley's
+    cutting planes in one dimension, from both sides), and the search stops when that
+    bound is within ``1e-11`` of the best value (relative to the largest value seen).
+    The next sample is, in turn, the vertex of the parabola through the best sample and
+    its neighbours (moved ``1e-6 t_max`` off the best one when closer: a pair that close
+    closes the bound) and the middle of the larger side of that bracket; where the best
+    sample is an end, where the bound peaks. The first samples sit at ``t_max``
+    and just below it, where the maximum of a dual point near the optimum lies when its
+    penalty constraints bind: there four evaluations close the bound.
+    """
     if t_max <= 0:
         return value(0.0)
     if quadratic:
@@ -637,11 +649,52 @@ def _best_on_ray(value, t_max, quadratic):
         slope = (end + curvature * t_max**2) / t_max  # L
         best = t_max if curvature <= 0 else min(max(slope / (2.0 * curvature), 0.0), t_max)
         return max(value(best), end, value(0.0))
-    found = minimize_scalar(
-        lambda t: -value(t), bounds=(0.0, t_max), method="bounded",
-        options={"xatol": 1e-12 * t_max},
-    )  # fmt: skip
-    return max(value(t_max), -found.fun, value(0.0))
+    rtol, evaluations, near = 1e-11, 40, 1e-6 * t_max
+    ts = [0.0, t_max - 2.0 * near, t_max - near, t_max]
+    fs = [value(t) for t in ts]
+    while len(ts) < evaluations:
+        best = max(fs)
+        bound, peak = -np.inf, None
+        for i in range(len(ts) - 1):
+            lo, hi = ts[i], ts[i + 1]
+            lines = []  # (slope, t, value): lines above the function on [lo, hi]
+            if i > 0:
+                lines.append(((fs[i] - fs[i - 1]) / (lo - ts[i - 1]), lo, fs[i]))
+            if i + 2 < len(ts):
+                lines.append(((fs[i + 2] - fs[i + 1]) / (ts[i + 2] - hi), hi, fs[i + 1]))
+            candidates = [lo, hi]
+            if len(lines) == 2 and lines[0][0] != lines[1][0]:
+                (s0, t0, f0), (s1, t1, f1) = lines
+                candidates.append(min(max((f1 - f0 + s0 * t0 - s1 * t1) / (s0 - s1), lo), hi))
+            for t in candidates:
+                top = min(f + slope * (t - at) for slope, at, f in lines)
+                if top > bound:
+                    bound, peak = top, (t, i)
+        if bound - best <= rtol * max(max(abs(f) for f in fs), np.finfo(float).tiny):
+            break
+        t, i = peak
+        k = fs.index(best)
+        if 0 < k < len(ts) - 1:
+            (t0, t1, t2), (f0, f1, f2) = ts[k - 1 : k + 2], fs[k - 1 : k + 2]
+            # Every other sample halves the larger side of the bracket (the parabola's
+            # vertices alone may close in from one side only, as on a quartic).
+            vertex = 0.5 * (t0 + t1) if t1 - t0 > t2 - t1 else 0.5 * (t1 + t2)
+            numerator = (t1 - t0) ** 2 * (f1 - f2) - (t1 - t2) ** 2 * (f1 - f0)
+            denominator = (t1 - t0) * (f1 - f2) - (t1 - t2) * (f1 - f0)
+            if len(ts) % 2 == 0 and denominator != 0:
+                vertex = t1 - 0.5 * numerator / denominator
+                if abs(vertex - t1) < near:  # the side the vertex is on, else the other
+                    side = 1.0 if vertex > t1 else -1.0
+                    if abs(t1 + side * near - (t2 if side > 0 else t0)) < near:
+                        side = -side
+                    vertex = t1 + side * near
+            if t0 < vertex < t2:
+                t, i = vertex, (k - 1 if vertex < t1 else k)
+        if not ts[i] < t < ts[i + 1]:
+            t = 0.5 * (ts[i] + ts[i + 1])
+        ts.insert(i + 1, t)
+        fs.insert(i + 1, value(t))
+    return max(fs)
 
 
 def _unit_columns(M):
