@@ -272,8 +272,9 @@ def dual_coordinate_descent(
         rows = (X.data, X.indices.view(np.dtype(f"u{X.indices.itemsize}")), X.indptr)
     else:
         rows = (X.reshape(-1), np.empty(0, dtype=np.uint32), np.arange(n + 1) * d)
-    # Repeated rows of one label are one sample of their summed cost (see _merged).
-    representative = _duplicates(rows, rows[0].view(np.uint64), y)
+    # With the hinge, repeated rows of one label are one sample of their summed cost
+    # (see the module's notes; the squared hinge's face is never singular).
+    representative = np.arange(n) if squared else _duplicates(rows, rows[0].view(np.uint64), y)
     kept = np.flatnonzero(representative == np.arange(n))
     merged = kept.size < n
     sample_costs = costs
