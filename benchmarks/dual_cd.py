@@ -16,7 +16,14 @@ Peak memory: tracemalloc's peak during one call (Python and NumPy allocations). 
 not see what liblinear allocates in C, at least its copy of X as ``(index, value)``
 pairs with a bias and an end marker per row: ``16 (nnz + 2 n)`` bytes, reported beside.
 
-Run: ``python -m benchmarks.dual_cd [--quick] [--repeats 5] [--threads 1]``
+Real text: ``--debian 20000,all`` runs the same comparison on the Debian descriptions'
+hard split of :mod:`benchmarks.real_text` (as they come, libs and libdevel against the
+rest; ``all``: every document, about 60 000), where the duals are ill-conditioned
+(near-duplicate documents with both labels): there LinearSVC's iterations are capped at
+``max_iter=100000`` (a capped run is marked), and ``--repeats`` defaults to 1.
+
+Run: ``python -m benchmarks.dual_cd [--quick] [--repeats 5] [--threads 1]
+[--debian 20000,all]``
 """
 
 import time
@@ -35,8 +42,12 @@ from solvers._polish import hinge_intercept
 from solvers.certificates import hinge_null_objective
 
 # The numba functions called from Python (wrapping one that numba code calls would break it).
-_COMPILED = ("_coordinates", "_sweeps", "_balance", "_objectives", "_reactivate")
+_COMPILED = ("_duplicates", "_transpose_times", "_coordinates", "_sweeps", "_balance",
+             "_objectives", "_reactivate", "_face_gradient", "_face_cg", "_onto_box_and_plane",
+             "_objective_change", "_move")  # fmt: skip
 _TOLS = (1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
+#: LinearSVC's iteration cap (its default is 1000, far short on the hard text).
+_LIBLINEAR_MAX_ITER = 100000
 
 
 class _CompiledClock:
@@ -73,7 +84,7 @@ def _ours(X, y, C, loss):
 
 
 def _liblinear(X, y, C, loss, tol):
-    model = LinearSVC(loss=loss, C=C, tol=tol, intercept_scaling=1, max_iter=100000)
+    model = LinearSVC(loss=loss, C=C, tol=tol, intercept_scaling=1, max_iter=_LIBLINEAR_MAX_ITER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         start = time.perf_counter()
@@ -107,9 +118,10 @@ def _tracemalloc_peak(fit):
 def _compare(X, y, C, loss, repeats):
     _ours(X, y, C, loss)  # compile (or load the cache) before timing
     _, _, result = _ours(X, y, C, loss)
-    excesses = {}
+    excesses, models = {}, {}
     for tol in _TOLS:  # the first is LinearSVC's default
-        excesses[tol] = _excess(X, y, C, loss, _liblinear(X, y, C, loss, tol)[1], result)
+        models[tol] = _liblinear(X, y, C, loss, tol)[1]
+        excesses[tol] = _excess(X, y, C, loss, models[tol], result)
         if excesses[tol] <= 1e-6:
             break
     matched = tol if excesses[tol] <= 1e-6 else None
@@ -137,40 +149,59 @@ def _compare(X, y, C, loss, repeats):
         "matched": matched,
         "excess_default": excesses[_TOLS[0]],
         "excess_last": excesses[tol],
+        "last_tol": tol,
+        "default_model": models[_TOLS[0]],
         "memory": memory,
     }
 
 
+def _corpora(args):
+    """``(name, X, y)``: text_like's corpora, or the Debian hard split at ``--debian``'s sizes."""
+    if args.debian:
+        from benchmarks.real_text import corpora
+
+        sizes = tuple(None if v == "all" else int(v) for v in args.debian.split(","))
+        yield from corpora(("hard",), sizes)
+        return
+    for n, d in [(1000, 10000)] if args.quick else [(2000, 20000), (20000, 200000)]:
+        yield f"text_like({n}, {d})", *text_like(n, d)
+
+
+def _row(loss, C, row):
+    result, memory = row["result"], row["memory"]
+    capped = lambda model: " (capped)" if model.n_iter_ >= _LIBLINEAR_MAX_ITER else ""  # noqa: E731
+    matched = (
+        f"tol={row['matched']:g}: {row['tight']:.3f} s, ratio {row['ratio_tight']:.2f}"
+        if row["matched"] is not None
+        else f"none (at tol={row['last_tol']:g} still {row['excess_last']:.1e} above)"
+    )
+    return (
+        f"  {loss:13s} C={C:<4g} ours {row['ours']:.3f} s (compiled {row['compiled']:.3f} s, "
+        f"{result.epochs} epochs, {result.face_steps} face steps, gap "
+        f"{result.relative_gap:.1e}, primal {result.primal:.10g}); LinearSVC tol=1e-4 "
+        f"{row['default']:.3f} s{capped(row['default_model'])} "
+        f"({row['excess_default']:.1e} above our optimum): ratio {row['ratio_default']:.2f} "
+        f"(compiled {row['ratio_compiled']:.2f}); matched {matched}; tracemalloc peak ours "
+        f"{memory['ours']:.1f} MiB, LinearSVC {memory['liblinear']:.1f} MiB + its copy of X "
+        f"in C {memory['liblinear_copy']:.1f} MiB"
+    )
+
+
 def main(argv=None):
     parser = benchmark_parser(__doc__.splitlines()[0])
-    parser.set_defaults(repeats=5, threads=1)
+    parser.add_argument(
+        "--debian", default=None, help="sizes of the Debian hard split, e.g. 20000,all"
+    )
+    parser.set_defaults(repeats=None, threads=1)
     args = parser.parse_args(argv)
-    sizes = [(1000, 10000)] if args.quick else [(2000, 20000), (20000, 200000)]
+    repeats = args.repeats or (1 if args.debian else 5)
     with threadpool_limits(args.threads):
-        for n, d in sizes:
-            X, y = text_like(n, d)
-            print(f"text_like({n}, {d}): {X.nnz} nonzeros; medians of {args.repeats} runs")
+        for name, X, y in _corpora(args):
+            print(f"{name} {X.shape[0]} x {X.shape[1]}: {X.nnz} nonzeros; medians of {repeats} "
+                  f"runs", flush=True)  # fmt: skip
             for loss in ("hinge", "squared_hinge"):
                 for C in (1.0, 100.0):
-                    row = _compare(X, y, C, loss, args.repeats)
-                    result, memory = row["result"], row["memory"]
-                    matched = (
-                        f"tol={row['matched']:g}: {row['tight']:.3f} s, "
-                        f"ratio {row['ratio_tight']:.2f}"
-                        if row["matched"] is not None
-                        else f"none (at tol=1e-8 still {row['excess_last']:.1e} above)"
-                    )
-                    print(
-                        f"  {loss:13s} C={C:<4g} ours {row['ours']:.3f} s (compiled "
-                        f"{row['compiled']:.3f} s, {result.epochs} epochs, gap "
-                        f"{result.relative_gap:.1e}); LinearSVC tol=1e-4 {row['default']:.3f} s "
-                        f"({row['excess_default']:.1e} above our optimum): ratio "
-                        f"{row['ratio_default']:.2f} (compiled "
-                        f"{row['ratio_compiled']:.2f}); matched {matched}; tracemalloc peak "
-                        f"ours {memory['ours']:.1f} MiB, LinearSVC {memory['liblinear']:.1f} "
-                        f"MiB + its copy of X in C {memory['liblinear_copy']:.1f} MiB",
-                        flush=True,
-                    )
+                    print(_row(loss, C, _compare(X, y, C, loss, repeats)), flush=True)
 
 
 if __name__ == "__main__":
