@@ -10,7 +10,8 @@ text sweep's protocol (:func:`benchmarks.text_sweep.run_corpora`: first fit, re-
 half the value, peak memory, the peer at its loosest tolerance reaching our
 objective; ``linprog`` on the full LP for L1SVM, capped by ``--budget`` seconds a
 step). The estimators without a peer solving the same problem (``AdaptiveLasso``:
-its weights come from its own first fit) and the L1 logistic regression (its
+its weights come from its own first fit; ``HybridSVM``: its weights from a 2-norm
+SVM, its lam chosen on held-out rows) and the L1 logistic regression (its
 peers' protocol is :mod:`benchmarks.logistic`'s, at fractions of lam_max; here
 liblinear's ``LogisticRegression(C=1/lam)`` at its default tolerance) are timed in
 :func:`alone`: one default fit in a forked child, its backend, whether it is
@@ -22,6 +23,7 @@ import argparse
 import os
 import time
 from dataclasses import replace
+from functools import partial
 
 from threadpoolctl import threadpool_limits
 
@@ -30,7 +32,7 @@ from benchmarks._text import text_like, text_regression_target
 from benchmarks._timing import ChildError, StepTimeout, forked_steps
 from benchmarks.real_text import EXTRA_CASES
 from benchmarks.text_sweep import CASES, peak_memory, run_corpora, select
-from solvers import AdaptiveLasso, SparseLogisticRegression
+from solvers import AdaptiveLasso, HybridSVM, SparseLogisticRegression
 
 SHAPE = (20000, 200000)
 QUICK_SHAPE = (200, 2000)
@@ -39,6 +41,8 @@ DEFAULT_CASES = tuple(replace(c, settings=(1.0,), relative=False) for c in (*CAS
 #: ``name: (estimator, regression target?, peer(X, t) or None)``, timed alone.
 ALONE = {
     "AdaptiveLasso": (AdaptiveLasso, True, None),
+    # No peer fits the hybrid SVM (004 eq. 4-6, lam chosen on validation data).
+    "HybridSVM": (partial(HybridSVM, random_state=0), False, None),
     "SparseLogisticRegression": (
         SparseLogisticRegression,
         False,
@@ -113,6 +117,8 @@ def main(argv=None):
     print(f"defaults at {n} x {d}: repeats {args.repeats}, budget {args.budget:g} s, "
           "1 BLAS thread")  # fmt: skip
     X, y = text_like(n, d)
+    data = X.data.nbytes + X.indices.nbytes + X.indptr.nbytes
+    print(f"the CSR: {X.nnz} stored entries, {data / 2**20:.1f} MiB")
     results = []
     if swept or not names:
         cases = select(",".join(swept), DEFAULT_CASES)

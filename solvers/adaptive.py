@@ -15,12 +15,20 @@ the model is refitted on all rows with the chosen lam times ``n / n_train``: the
 losses are sums over samples, so this keeps the balance of loss and penalty. A
 breakpoint of 0 (the unpenalised end, whose solution is not unique) is replaced by
 half the last positive breakpoint. A number ``lam`` is used as given.
+
+`HybridSVM` with ``base="l1"`` on data where the exact path's estimated work on the
+held-in rows, ``2 (n + min(n, d)) nnz``, is above the registry's limit for it
+(``solvers._registry.SIZE_LIMITS``) chooses lam instead on a grid of 41 lams from
+lam_max down to 1e-4 lam_max, each solved by warm-started column generation
+(:func:`solvers.path._l1svm_grid.grid_selection`): the path's selection restricted to
+the grid (docs/weights.md).
 """
 
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -44,6 +52,8 @@ from ._base import (
 from ._dask_models import reject_dask_fit
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
+from ._registry import over_size
+from .path._l1svm_grid import grid_selection
 from .path._steps import streamed_selection
 from .svm import L1SVM, SVM2
 from .weights import (
@@ -185,17 +195,28 @@ class _AdaptiveL1(BaseEstimator):
             total = np.ones(X.shape[0]) if sample_weight is None else sample_weight
             part = np.ones(X_train.shape[0]) if s_train is None else s_train
             scale = total.sum() / part.sum()  # the held-in share of the loss
-        with warnings.catch_warnings(), streamed_selection(X_val, y_val, s_val) as selection:
-            # Every feature excluded: a path of one breakpoint, whatever lam.
-            warnings.filterwarnings("ignore", category=PathWarning, message=".*lam_max=0")
-            # Each breakpoint scored as it is recorded: only its lam and score are kept.
-            model.path(X_train, y_train, self.weights_, sample_weight=s_train, return_path=False)
-        lam = selection.select()
+        if self._lam_on_grid(X_train):
+            lams, _, lam = grid_selection(
+                X_train, y_train, self.weights_, X_val, y_val, self.classes_,
+                sample_weight=s_train, val_weight=s_val,
+            )  # fmt: skip
+        else:
+            with warnings.catch_warnings(), streamed_selection(X_val, y_val, s_val) as selection:
+                # Every feature excluded: a path of one breakpoint, whatever lam.
+                warnings.filterwarnings("ignore", category=PathWarning, message=".*lam_max=0")
+                # Each breakpoint scored as it is recorded: only its lam and score are kept.
+                model.path(
+                    X_train, y_train, self.weights_, sample_weight=s_train, return_path=False
+                )
+            lam, lams = selection.select(), np.asarray(selection.lams)
         if lam <= 0:
-            lams = np.asarray(selection.lams)
             positive = lams[lams > 0]
             lam = positive[-1] / 2 if positive.size else 1.0  # 1.0: no feature can enter
         return lam * scale
+
+    def _lam_on_grid(self, X):
+        """Whether lam is chosen on the grid (`HybridSVM`), not on the exact path."""
+        return False
 
     def _expected_failed_checks(self):
         """The scikit-learn checks these estimators fail by design, each with its reason:
@@ -327,7 +348,11 @@ class HybridSVM(ClassifierMixin, _AdaptiveL1):
     gamma : float > 0, default=1.0
         ``W_j = |beta_j|^-gamma`` (004 sec. 4 tries 1, 2 and 4).
     lam : float > 0, optional
-        The penalty; None (default) chooses it on validation data.
+        The penalty; None (default) chooses it on validation data: the best breakpoint
+        of the exact path or, for ``base="l1"`` where the path's estimated work
+        ``2 (n + min(n, d)) nnz`` is above 1e9 (``solvers._registry.SIZE_LIMITS``), the
+        best of 41 lams log-spaced from lam_max to 1e-4 lam_max (see
+        :mod:`solvers.adaptive`).
     C_grid : sequence of float > 0, default=(0.1, 0.5, 1, 2, 5, 10)
         The costs of the 2-norm SVM; the best on validation data gives beta.
     validation_fraction : float in (0, 1), default=0.25
@@ -490,7 +515,15 @@ class HybridSVM(ClassifierMixin, _AdaptiveL1):
             n_jobs=self.n_jobs,
         )
         weights = _inverse_power_weights(coef, self.gamma)
+        del coef  # d numbers less while lam is chosen
         return self._fit_weighted(X, y, X_val, y_val, weights, s)
+
+    def _lam_on_grid(self, X):
+        """The grid when the exact 1-norm SVM path's estimated work on X is above the
+        registry's limit for it (``solvers._registry.SIZE_LIMITS``)."""
+        n, d = X.shape
+        nnz = X.nnz if sp.issparse(X) else n * d
+        return self.base == "l1" and over_size("l1_svm", "HOMOTOPY", n, d, nnz) is not None
 
 
 class RSWeightedSVM(ClassifierMixin, _AdaptiveL1):

@@ -150,8 +150,12 @@ def check_path_inputs(
     # Offset columns (a Unix timestamp) are centred: exact, the intercept absorbs it.
     X, shift = centre_offset_columns(X)
     if sp.issparse(X):
-        # A new CSC matrix with its own arrays: the caller's are never touched.
-        X = sp.csc_matrix(X, copy=True) if unit_weights else sp.csc_matrix(X @ sp.diags(scale))
+        # A new CSC matrix with its own arrays: the caller's are never touched, and the
+        # weights scale it in place (one copy of X, not a product and its conversion).
+        X = sp.csc_matrix(X, copy=True)
+        if not unit_weights:
+            X.data *= np.repeat(scale, np.diff(X.indptr))
+            X.eliminate_zeros()  # the excluded features' entries (scale 0)
     elif not unit_weights:
         X = X * scale
     root = np.sqrt(s) if s is not None and scale_rows else None

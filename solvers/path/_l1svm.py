@@ -182,8 +182,9 @@ def l1_svm_path(
         scale_rows=False,
     )
     mean_weight = problem.weights_or_ones.mean()
+    problem = _merge_duplicate_samples(problem)  # the CSC of check_path_inputs is freed
     with one_blas_thread():  # each step is a few small dense solves
-        return _HingeHomotopy(_merge_duplicate_samples(problem), mean_weight).run()
+        return _HingeHomotopy(problem, mean_weight).run()
 
 
 def _merge_duplicate_samples(problem):
@@ -194,6 +195,9 @@ def _merge_duplicate_samples(problem):
     same LP. Duplicates would otherwise sit on the elbow together wherever one
     does, and every such knot would need the step LP (Spambase has 391 duplicated
     e-mails).
+
+    For a sparse X the problem returned holds X as CSR, the one copy of X the homotopy
+    keeps (`_ScaledData`).
     """
     X, y = problem.X, problem.y
     rows = X.tocsr() if sp.issparse(X) else X  # CSC -> CSR: canonical, sorted indices
@@ -207,12 +211,11 @@ def _merge_duplicate_samples(problem):
     groups = {}
     group = np.fromiter((groups.setdefault(key, len(groups)) for key in keys), np.intp, y.shape[0])
     if len(groups) == y.shape[0]:
-        return problem
+        return replace(problem, X=rows)
     first = np.unique(group, return_index=True)[1]  # groups are numbered in order of rows
-    merged = rows[first]
     return replace(
         problem,
-        X=sp.csc_matrix(merged) if sp.issparse(X) else merged,
+        X=rows[first],
         y=y[first],
         sample_weight=np.bincount(group, weights=problem.weights_or_ones),
     )
@@ -274,24 +277,30 @@ class _ScaledData:
 
     Only zero and nonzero columns are treated differently: the largest entry sets
     the unit in which lam and ||w||_1 are computed, nothing else depends on scale.
+
+    A sparse X is the CSR of `_merge_duplicate_samples`, the path's own copy
+    (`check_path_inputs` copies the caller's matrix): it is divided in place and is
+    the only array of X's size kept. Its rows are read at every knot (the elbow), its
+    transpose (a CSC view) gives ``X'v``, and a feature's column is read once, when it
+    joins the model. A dense X may be the caller's array: it is divided into a new one.
     """
 
     def __init__(self, X):
         if sp.issparse(X):
-            self.scale = float(abs(X).max()) if X.nnz else 1.0
-            self.columns = sp.csc_matrix(X / self.scale)
-            self.rows = self.columns.tocsr()
-            self.rows.sort_indices()
-            self.transposed = self.columns.T.tocsr()
+            X.sort_indices()
+            self.scale = float(max(X.data.max(initial=0.0), -X.data.min(initial=0.0))) or 1.0
+            X.data /= self.scale
+            self.columns = self.rows = X
+            self.transposed = X.T
         else:
             self.scale = float(np.abs(X).max(initial=0.0)) or 1.0
             self.columns = self.rows = X / self.scale
             self.transposed = np.ascontiguousarray(self.columns.T)
-        self.scale = self.scale or 1.0
 
     def model_block(self, features):
         """The columns ``features``: dense for a dense X, CSC for a sparse X."""
-        return self.columns[:, features]
+        block = self.columns[:, features]
+        return block.tocsc() if sp.issparse(block) else block
 
     def row_block(self, samples):
         """The rows ``samples``: dense for a dense X, CSR for a sparse X."""
@@ -314,8 +323,8 @@ class _HingeHomotopy:
         n, d = problem.X.shape
         self.norms = self.data.column_norms()
         self.unpenalized = [int(j) for j in problem.unpenalized if self.norms[j] > 0]
-        candidates = (self.norms > 0) & (problem.weights > 0)
-        self.candidates = np.flatnonzero(candidates)
+        self.is_candidate = (self.norms > 0) & (problem.weights > 0)
+        self.candidates = np.flatnonzero(self.is_candidate)
         self.w = np.zeros(d)
         self.intercept = 0.0
         self.side = np.full(n, _LEFT)
@@ -477,11 +486,14 @@ class _HingeHomotopy:
         elbow, rows, left_labels, left_dot = knot
         y_elbow = self.problem.y[elbow]
         model = self.model
-        elbow_matrix = y_elbow[:, None] * np.column_stack(
-            (np.ones(elbow.shape[0]), _dense_columns(rows, model))
-        )
-        lu, pivots = lu_factor(elbow_matrix, check_finite=False)
-        sizes = np.abs(elbow_matrix).max(axis=0)
+        # B in one Fortran array, factorised in place: |E|^2 numbers, once.
+        elbow_matrix = np.empty((elbow.shape[0], 1 + len(model)), order="F")
+        elbow_matrix[:, 0] = 1.0
+        _fill_columns(rows, model, elbow_matrix[:, 1:])
+        elbow_matrix *= y_elbow[:, None]
+        sizes = np.maximum(elbow_matrix.max(axis=0), -elbow_matrix.min(axis=0))
+        lu, pivots = lu_factor(elbow_matrix, overwrite_a=True, check_finite=False)
+        del elbow_matrix
         if np.any(np.abs(np.diag(lu)) <= _RANK_TOLERANCE * sizes):
             return None
         penalty_signs = np.concatenate((np.zeros(1 + len(self.unpenalized)), self.signs))
@@ -524,19 +536,26 @@ class _HingeHomotopy:
         So ``t = 1 / (s - m'a_j)``, and the loss rate is ``t (g_j - p'a_j)``. Returns
         the best candidate as ``(rate, j, s, t)``, ties to s = +1 and the first j
         (rate ``inf`` if there is none). A denominator near 0 means ``a_j(s)`` is in
-        the span of B and n (a duplicate): no candidate. A few feature-sized
-        temporaries only: with d = 200 000 each is 1.6 MB.
+        the span of B and n (a duplicate): no candidate. Five temporaries of the size of
+        the joinable features (with 200 000 of them, 1.6 MB each).
         """
-        joins = np.setdiff1d(self.candidates, self.active, assume_unique=True)
+        joinable = self.is_candidate.copy()
+        joinable[self.active] = False
+        joins = np.flatnonzero(joinable)
+        del joinable
         slopes = slope_dot[joins]
-        gains = left_dot[joins] - offset_dot[joins]
-        sizes = _RANK_TOLERANCE * np.maximum(1.0, np.abs(slopes))
+        gains = left_dot[joins]
+        gains -= offset_dot[joins]
+        sizes = np.abs(slopes)
+        np.maximum(sizes, 1.0, out=sizes)
+        sizes *= _RANK_TOLERANCE
         best = (np.inf, -1, 0.0, 0.0)
         for sign in (1.0, -1.0):
-            denominator = sign - slopes
-            valid = np.flatnonzero(sign * denominator > sizes)
+            signed = np.subtract(sign, slopes)
+            signed *= sign  # sign * (s - m'a_j), and 1 / (s - m'a_j) = sign / signed
+            valid = np.flatnonzero(signed > sizes)
             if valid.size:
-                scales = 1.0 / denominator[valid]
+                scales = sign / signed[valid]
                 rates = scales * gains[valid]
                 position = int(np.argmin(rates))
                 if rates[position] < best[0]:
@@ -601,27 +620,32 @@ class _HingeHomotopy:
             labelled = (sp.diags(y_elbow) @ rows).tocsc()  # Y_E X_E, as sparse as X
         else:
             labelled = sp.csc_matrix(y_elbow[:, None] * rows)
-        over_P = labelled[:, P]
+        over_P, over_U = labelled[:, P], labelled[:, U]
+        del labelled
         matrix = _csc_columns(
             m + 1,
             (sp.csc_matrix(y_elbow[:, None]), None),
-            (labelled[:, U], None),
+            (over_U, None),
             (over_P, norm_plus),
             (-over_P, norm_minus),
             (sp.identity(m, format="csc"), None),
         )
+        del over_P, over_U, norm_plus, norm_minus
         cost = np.concatenate(
             ([left_labels.sum()], left_dot[U], left_dot[P], -left_dot[P], self.s[elbow])
         )
         cost_scale = np.abs(cost).max()
+        cost /= cost_scale
         n_cols = cost.shape[0]
         # Keys: b, u_j, w+_j, w-_j, xi_i (columns), e_i, the norm (rows).
         d, n = self.w.shape[0], self.problem.y.shape[0]
         col_keys = np.concatenate(([0], 1 + U, 1 + d + P, 1 + 2 * d + P, 1 + 3 * d + elbow))
         row_keys = np.append(elbow, n)
+        col_lower = np.zeros(n_cols)
+        col_lower[:k] = -INF
         solution = self.step_lp.solve(
-            cost / cost_scale,
-            np.concatenate((np.full(k, -INF), np.zeros(n_cols - k))),
+            cost,
+            col_lower,
             np.full(n_cols, INF),
             np.concatenate((np.zeros(m), [1.0])),
             np.concatenate((np.full(m, INF), [1.0])),
@@ -629,15 +653,17 @@ class _HingeHomotopy:
             col_keys,
             row_keys,
         )
+        del cost, col_lower, matrix, col_keys
         if solution is None:
             return None
         x, duals = solution
         multipliers = duals[:m] * cost_scale
-        plus, minus = x[k : k + P.shape[0]], x[k + P.shape[0] : k + 2 * P.shape[0]]
         coef_rates = np.zeros(self.w.shape[0])
-        coef_rates[P] = plus - minus
-        inactive = np.setdiff1d(P, self.active, assume_unique=True)
-        joining = inactive[np.abs(coef_rates[inactive]) > _RATE_TOLERANCE]
+        coef_rates[P] = x[k : k + P.shape[0]]
+        coef_rates[P] -= x[k + P.shape[0] : k + 2 * P.shape[0]]
+        joinable = self.is_candidate.copy()
+        joinable[self.active] = False
+        joining = np.flatnonzero(joinable & (np.abs(coef_rates) > _RATE_TOLERANCE))
         features = [*self.active, *joining.tolist()]
         signs = np.concatenate((self.signs, np.sign(coef_rates[joining])))
         rates = np.concatenate((x[1:k], coef_rates[features]))
@@ -783,6 +809,14 @@ def _leave_candidates(slope, offset, weights):
 
 def _dense(block):
     return block.toarray() if sp.issparse(block) else block
+
+
+def _fill_columns(block, columns, out):
+    """``out[:] = block[:, columns]`` (out Fortran-ordered), without another dense copy."""
+    if sp.issparse(block):
+        block[:, columns].toarray(out=out)
+    else:
+        out[:] = block[:, columns]
 
 
 def _dense_columns(block, columns):

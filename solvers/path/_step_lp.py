@@ -18,13 +18,9 @@ INF = highspy.kHighsInf
 # HiGHS's primal and dual feasibility tolerances (default 1e-7): the path certifies
 # every dual point at 1e-6 relative, and these LPs are small enough to solve tighter.
 FEASIBILITY_TOLERANCE = 1e-10
-_BASIC = int(highspy.HighsBasisStatus.kBasic)
-_LOWER = int(highspy.HighsBasisStatus.kLower)
-# Basis status codes -> HiGHS's enum members, looked up a whole array at a time.
-_STATUSES = np.empty(max(int(s) for s in highspy.HighsBasisStatus.__members__.values()) + 1,
-                     dtype=object)  # fmt: skip
-for _status in highspy.HighsBasisStatus.__members__.values():
-    _STATUSES[int(_status)] = _status
+_BASIC = highspy.HighsBasisStatus.kBasic
+_LOWER = highspy.HighsBasisStatus.kLower
+_ZERO = highspy.HighsBasisStatus.kZero  # a free variable out of the basis
 _COLUMNWISE = int(highspy.MatrixFormat.kColwise)
 _MINIMIZE = int(highspy.ObjSense.kMinimize)
 
@@ -33,7 +29,11 @@ class KeyedLP:
     """One HiGHS instance solving a sequence of related LPs, each warm-started by key.
 
     ``min c'x`` s.t. ``row_lower <= A x <= row_upper``, ``col_lower <= x <= col_upper``,
-    with A a `scipy.sparse.csc_matrix`; each column and row has an integer key.
+    with A a `scipy.sparse.csc_matrix`; each column and row has an integer key. Every
+    column is bounded below or free, never bounded above only, and every row is bounded
+    below (or fixed): then a basis is its set of basic variables, each other column
+    at its lower bound (at 0 if free) and each other row at its lower bound, and only
+    the basic keys are remembered (HiGHS's basis as lists costs 64 bytes a column).
     """
 
     def __init__(self):
@@ -44,8 +44,9 @@ class KeyedLP:
         self.highs.setOptionValue("presolve", "off")  # small LPs, mostly warm-started
         for option in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
             self.highs.setOptionValue(option, FEASIBILITY_TOLERANCE)
-        # The last optimal basis: sorted keys and their statuses, columns and rows.
-        self.columns = self.rows = None
+        # The last optimal basis: the sorted keys of its basic columns, and of its rows
+        # with whether each is basic.
+        self.basic_columns = self.rows = None
 
     def solve(self, cost, col_lower, col_upper, row_lower, row_upper, matrix, col_keys, row_keys):
         """Solve the LP; return (x, row duals) or None if not optimal.
@@ -60,49 +61,53 @@ class KeyedLP:
             matrix.indptr.astype(np.int32), matrix.indices.astype(np.int32),
             matrix.data, np.zeros(n_cols, dtype=np.int32),
         )  # fmt: skip
-        basis = self._carried_basis(col_keys, row_keys)
+        basis = self._carried_basis(col_lower, col_keys, row_keys)
         if basis is not None:
             highs.setBasis(basis)
         highs.run()
         if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            self.columns = self.rows = None
+            self.basic_columns = self.rows = None
             return None
-        solution, basis = highs.getSolution(), highs.getBasis()
-        self.columns = _remember(col_keys, basis.col_status)
-        self.rows = _remember(row_keys, basis.row_status)
+        basic = highs.getBasicVariables()[1]  # column j as j, row i as -1 - i
+        self.basic_columns = np.sort(col_keys[basic[basic >= 0]])
+        basic_rows = np.zeros(n_rows, dtype=bool)
+        basic_rows[-1 - basic[basic < 0]] = True
+        order = np.argsort(row_keys)
+        self.rows = row_keys[order], basic_rows[order]
+        solution = highs.getSolution()
         return np.array(solution.col_value), np.array(solution.row_dual)
 
-    def _carried_basis(self, col_keys, row_keys):
-        """The last optimal basis restricted to these keys, if it has one basic per row.
+    def _carried_basis(self, col_lower, col_keys, row_keys):
+        """The last optimal basis carried to these keys, if it has one basic per row.
 
-        New rows get a basic slack and new (nonnegative) columns sit at their lower
-        bound, which keeps the count right when one sample joins the elbow (its row
-        and its slack variable come together); otherwise HiGHS starts cold.
+        New rows get a basic slack and new columns sit at their lower bound, which
+        keeps the count right when one sample joins the elbow (its row and its slack
+        variable come together); otherwise HiGHS starts cold.
         """
-        if self.columns is None:
+        if self.basic_columns is None:
             return None
-        columns = _recall(self.columns, col_keys, _LOWER)
-        rows = _recall(self.rows, row_keys, _BASIC)
-        if np.count_nonzero(columns == _BASIC) + np.count_nonzero(rows == _BASIC) != len(rows):
+        basic_columns = np.flatnonzero(_known(self.basic_columns, col_keys))
+        known_rows, known_basic = self.rows
+        seen = _known(known_rows, row_keys)
+        positions = np.minimum(np.searchsorted(known_rows, row_keys), known_rows.shape[0] - 1)
+        basic_rows = ~seen | known_basic[positions]
+        if basic_columns.shape[0] + np.count_nonzero(basic_rows) != len(row_keys):
             return None
+        col_status = [_LOWER] * col_keys.shape[0]  # a list of references: 8 bytes a column
+        for j in np.flatnonzero(col_lower == -INF).tolist():
+            col_status[j] = _ZERO
+        for j in basic_columns.tolist():
+            col_status[j] = _BASIC
         basis = highspy.HighsBasis()
-        basis.col_status = _STATUSES[columns].tolist()
-        basis.row_status = _STATUSES[rows].tolist()
+        basis.col_status = col_status
+        basis.row_status = [_BASIC if b else _LOWER for b in basic_rows.tolist()]
         basis.valid = True
         return basis
 
 
-def _remember(keys, statuses):
-    """``(sorted keys, their statuses)`` from HiGHS's list of status members."""
-    order = np.argsort(keys)
-    codes = np.fromiter(map(int, statuses), dtype=np.int64, count=len(keys))
-    return keys[order], codes[order]
-
-
-def _recall(known, keys, default):
-    """The remembered status of each key, ``default`` for keys not seen last time."""
-    known_keys, known_statuses = known
-    if known_keys.shape[0] == 0:
-        return np.full(keys.shape[0], default, dtype=np.int64)
-    positions = np.minimum(np.searchsorted(known_keys, keys), known_keys.shape[0] - 1)
-    return np.where(known_keys[positions] == keys, known_statuses[positions], default)
+def _known(sorted_keys, keys):
+    """Whether each of ``keys`` is among ``sorted_keys``."""
+    if sorted_keys.shape[0] == 0:
+        return np.zeros(keys.shape[0], dtype=bool)
+    positions = np.minimum(np.searchsorted(sorted_keys, keys), sorted_keys.shape[0] - 1)
+    return sorted_keys[positions] == keys
