@@ -96,6 +96,10 @@ class PathProblem:
         """Coefficients of the caller's problem from those of the rescaled one."""
         return coefs * _column_scales(self.weights)
 
+    def feature_scales(self, features):
+        """The factors of `unscale` of ``features`` alone (no array of n_features)."""
+        return _column_scales(self.weights[features])
+
     def uncentre(self, intercepts, coefs):
         """Intercepts of the caller's problem: ``b = b_c + ybar - m'w`` for the centred
         columns and target."""

@@ -321,9 +321,11 @@ class _HingeHomotopy:
         self.mean_weight = mean_weight  # of the samples before duplicates were merged
         self.data = _ScaledData(problem.X)
         n, d = problem.X.shape
-        self.norms = self.data.column_norms()
-        self.unpenalized = [int(j) for j in problem.unpenalized if self.norms[j] > 0]
-        self.is_candidate = (self.norms > 0) & (problem.weights > 0)
+        norms = self.data.column_norms()
+        self.unpenalized = [int(j) for j in problem.unpenalized if norms[j] > 0]
+        self.unpenalized_norms = norms[self.unpenalized]
+        self.is_candidate = (norms > 0) & (problem.weights > 0)
+        del norms
         self.candidates = np.flatnonzero(self.is_candidate)
         self.w = np.zeros(d)
         self.intercept = 0.0
@@ -698,7 +700,7 @@ class _HingeHomotopy:
         if np.any(clipped):
             correlations = correlations + _left_product(y[elbow] * clipped, rows)
         unpenalized = np.asarray(self.unpenalized, dtype=np.intp)
-        excess = np.abs(correlations[unpenalized]) / self.norms[unpenalized]
+        excess = np.abs(correlations[unpenalized]) / self.unpenalized_norms
         size = max(np.linalg.norm(a), np.finfo(float).tiny)
         infeasibility = max(excess.max(initial=0.0), abs(y @ a) / np.sqrt(y.shape[0])) / size
         return a, infeasibility

@@ -90,7 +90,7 @@ class StreamedSelection:
         """Score the model of the breakpoint at lam (rescaled coefficients, as recorded)."""
         problem = self.problem
         indptr = np.array([0, features.shape[0]])
-        scales = problem.unscale(np.ones(problem.X.shape[1]))[features]  # `PathRecorder.path`'s
+        scales = problem.feature_scales(features)  # as `PathRecorder.path` unscales
         coefs = sp.csr_matrix((values * scales, features, indptr), shape=(1, problem.X.shape[1]))
         decisions = _decisions(self.X_val, coefs, problem.uncentre([intercept], coefs))
         self.lams.append(lam)

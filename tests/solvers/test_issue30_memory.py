@@ -10,8 +10,10 @@ first fit on a small corpus (which loads the compiled code), must stay below
 sees Python's and NumPy's allocations (SciPy's sparse products included), not those
 of compiled code; ``benchmarks/sparse_memory.py`` also measures the resident set.
 
-HybridSVM at its default (lam chosen on the exact path) is the one case left out
-(``_EXACT_PATH``; tests/solvers/test_l1svm_path_memory.py bounds it). The settings:
+HybridSVM at its default chooses lam on the exact 1-norm SVM path below the registry's
+size limit for it and on a grid of lams solved by column generation above it (as at
+20000 x 200000): here the limit is set to 0 so that the quick corpus takes the grid's
+road (``_GRID``); tests/solvers/test_l1svm_path_memory.py bounds the exact path's. The settings:
 defaults, and a weak penalty (0.1 lam_max for the L1 models, C = 10 for the 2-norm
 SVMs, lam = 1e-6 for ridge and RLSC, also with their closed form named,
 ``solver="SVD"``, which formed the n x n Gram matrix or a dense QR before).
@@ -25,6 +27,7 @@ import pytest
 
 import solvers
 from benchmarks._text import text_like, text_regression_target
+from solvers._registry import SIZE_LIMITS
 
 #: The bound on tracemalloc's peak, in multiples of the CSR's bytes plus 8 (n + d).
 #: Measured: 2.4 (the 2-norm SVMs) to 4.2 (L1SVM) at 3000 x 30000.
@@ -107,23 +110,31 @@ def _check(name, setting, n, d, words):
         assert np.linalg.norm(gradient) <= 1e-3 * np.linalg.norm(X.T @ targets)
 
 
-#: HybridSVM's default chooses lam on the 1-norm SVM's exact path, scoring each knot as it
-#: is recorded (no knot's model is kept). Not run here: the path takes minutes at these
-#: sizes (666 s at 3000 x 30000), and its per-step temporaries put its peak near 10 times
-#: the data at 15-30 words a document, above PEAK_FACTOR; tests/solvers/
-#: test_l1svm_path_memory.py bounds it on a smaller corpus.
-_EXACT_PATH = ("HybridSVM", "default")
-_QUICK = [case for case in CASES if case != _EXACT_PATH]
-_SLOW = _QUICK
+#: HybridSVM's default above the exact path's size limit: lam chosen on a grid (before
+#: the grid, the exact path took minutes here, 666 s at 3000 x 30000, and peaked at 8.4
+#: to 10 times the data).
+_GRID = ("HybridSVM", "default")
 
 
-@pytest.mark.parametrize(("name", "setting"), _QUICK, ids=[f"{n}-{s}" for n, s in _QUICK])
+@pytest.fixture
+def _grid_road(monkeypatch, request):
+    """The HybridSVM default case above the exact path's size limit (set to 0)."""
+    params = request.node.callspec.params
+    if (params["name"], params["setting"]) == _GRID:
+        key = ("l1_svm", "HOMOTOPY")
+        work, _, what = SIZE_LIMITS[key]
+        monkeypatch.setitem(SIZE_LIMITS, key, (work, 0.0, what))
+
+
+@pytest.mark.parametrize(("name", "setting"), CASES, ids=[f"{n}-{s}" for n, s in CASES])
+@pytest.mark.usefixtures("_grid_road")
 def test_peak_memory_on_csr_is_a_small_multiple_of_the_data(name, setting):
     _check(name, setting, 1500, 15000, 15)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "setting"), _SLOW, ids=[f"{n}-{s}" for n, s in _SLOW])
+@pytest.mark.parametrize(("name", "setting"), CASES, ids=[f"{n}-{s}" for n, s in CASES])
+@pytest.mark.usefixtures("_grid_road")
 def test_peak_memory_on_csr_at_3000_x_30000(name, setting):
     _check(name, setting, 3000, 30000, 30)
 
