@@ -50,9 +50,9 @@ from ._base import (
     validated,
 )
 from ._dask_models import reject_dask_fit
+from ._registry import over_size
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
-from ._registry import over_size
 from .path._l1svm_grid import grid_selection
 from .path._steps import streamed_selection
 from .svm import L1SVM, SVM2
@@ -320,6 +320,7 @@ def _rs_weights(estimator, X, y, X_val, y_val, sample_weight):
         cap=estimator.cap,
         sample_weight=sample_weight,
     )
+
 
 def _rs_partial_fit(estimator, X, y, X_val=None, y_val=None, sample_weight=None):
     """``partial_fit`` of the RS models: one frame, ``W <- W + rs_weights(frame)``."""
