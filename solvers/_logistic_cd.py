@@ -13,15 +13,17 @@ penalty weights, b unpenalised) by the scheme of glmnet (Friedman, Hastie & Tibs
 sec. 3) and skglm's ``ProxNewton`` (Bertrand et al. 2022, "Beyond L1: faster and better
 sparse models with skglm"):
 
-1. *Outer loop.* One product ``X'Ya`` at the dual point ``a = s sigma(-y f)`` of the
-   current fit (:meth:`solvers._losses.LOSSES` ``["logistic"].dual_point``), balanced,
-   gives the duality gap (the stopping rule, relative to the certificate's scale,
-   :func:`solvers.certificates.gap_scale`) and, unless the point needed balancing (then
-   from a second product), the gradient of every feature and its distance to the
-   optimality conditions, computed in place: one vector of the features' size. The
-   *working set* is the support, the unpenalised features and the most violating
-   others, ``max(p0, 2 |support|)`` in all (skglm's rule, as
-   :mod:`solvers._coordinate_descent`), chosen by a heap of that many places.
+1. *Outer loop.* One pass over X gives ``X'Ya`` over each class at the dual point ``a =
+   s sigma(-y f)`` of the current fit (:meth:`solvers._losses.LOSSES`
+   ``["logistic"].dual_point``): the balanced point's correlations, whence the duality
+   gap (the stopping rule, relative to the certificate's scale,
+   :func:`solvers.certificates.gap_scale`), and the gradient of every feature, whence
+   its distance to the optimality conditions, computed in place: two vectors of the
+   features' size. The *working set* is the support, the unpenalised features and the
+   most violating others, ``max(p0, 2 |support|)`` in all (skglm's rule, as
+   :mod:`solvers._coordinate_descent`), chosen by a heap of that many places; its
+   columns are copied once per working set, and the fit is recomputed from them
+   afterwards (the support is in it), without a product with X.
 2. *Proximal Newton steps* on the working set: the loss is replaced by its second-order
    model at the current fit (weights ``h_i = s_i p_i (1 - p_i)``, glmnet's IRLS
    weights) and the model plus the penalty is minimised by cyclic coordinate descent,
@@ -37,8 +39,11 @@ sparse models with skglm"):
    active-set walk on the orthant (:func:`_face_step`, glmnet's and skglm's reduced
    Newton system); the passes go on from there. A backtracking line search
    on the objective (Armijo's rule with the model's decrease, Lee, Sun & Saunders 2014)
-   takes the step. Newton steps repeat until the working set's optimality violation
-   is below :data:`INNER_RATIO` of the full one.
+   takes the step, with the objective's change summed from each sample's own change
+   (:func:`_loss_change`: exact where a difference of two sums would be rounding),
+   whose values give the next step's ``sigma(-y f)`` and loss terms: an ``expm1`` and
+   two logarithms a sample and Newton step in all. Newton steps repeat until the
+   working set's duality gap is below :data:`INNER_RATIO` of the full one.
 
 The dual, whose value the stopping rule and :func:`solvers.certificates.certificate`
 take (the generic certificate is the check of every answer; this is the backend's own
@@ -187,38 +192,39 @@ def logistic_prox_newton(
     else:
         coef = np.array(coef, dtype=np.float64)
         coef[~movable] = 0.0
-    if intercept is None:
-        start = LOGISTIC.null_intercept(y, s) if not coef.any() else 0.0
+    if intercept is None and not coef.any():
+        intercept = min(max(LOGISTIC.null_intercept(y, s), -30.0), 30.0)  # closed form
+    elif intercept is None:
         offsets = np.asarray(X @ coef, dtype=np.float64).ravel()
-        intercept = _best_intercept(y, s, offsets, min(max(start, -30.0), 30.0))
+        intercept = _best_intercept(y, s, offsets, 0.0)
     null = LOGISTIC.null(y, s)
     reference = float(np.linalg.norm(s))
     # The features unpenalised by the L1 part: in every working set.
     free = np.flatnonzero(movable & (weights == 0)) if strength > 0 else np.flatnonzero(movable)
 
     working = np.zeros(0, dtype=np.int64) if working_set is None else np.asarray(working_set)
-    correlations = np.empty(d)
+    # Per sample: sigma(-y_i f_i) and the loss term; per feature: X_j'Ya over each class
+    # (two vectors of the features' size: the balanced point's correlations and the
+    # gradient are both read off them, from one product with X).
+    p, terms = np.empty(n), np.empty(n)
+    balanced, gradient = np.empty(d), np.empty(d)
+    fitted = np.asarray(X @ coef, dtype=np.float64).ravel() + intercept
     iterations = epochs = 0
     while True:
-        # The fit from scratch (rounding drifts along the steps' updates), and the
-        # correlations of every feature with the balanced dual point: one product with X
-        # (two when the point needed balancing: the gradient is the unbalanced one's).
-        fitted = np.asarray(X @ coef, dtype=np.float64).ravel() + intercept
-        a = _multipliers(y, s, fitted)
-        up, down = _balance(y, a)
-        _transpose_times(X, y * a * np.where(y > 0, up, down), correlations)
-        primal, dual, infeasibility = _dual_check(
-            y, s, fitted, a, up, down, coef, weights, strength, ridge, movable, norms,
-            reference, correlations,
+        loss = _sample_terms(y, s, fitted, p, terms)
+        up, down = _balance(y, s, p)
+        _class_correlations(X, y, s, p, balanced, gradient)
+        _combine(balanced, gradient, up, down)
+        primal, dual, infeasibility = _dual_value(
+            y, s, fitted, p, terms, loss, up, down, coef, weights, strength, ridge, movable,
+            norms, reference, balanced,
         )  # fmt: skip
         gap = primal - dual
         scale = gap_scale(primal, dual, null)
         converged = gap <= tol * scale and infeasibility <= max(tol, INFEASIBILITY_TOLERANCE)
         if converged or iterations == max_iter or epochs >= max_epochs:
             break
-        if up != 1.0 or down != 1.0:
-            _transpose_times(X, y * a, correlations)
-        violations = _violations(correlations, coef, weights, strength, ridge, movable)
+        violations = _violations(gradient, coef, weights, strength, ridge, movable)
         # The working set is solved until its duality gap is INNER_RATIO of the full one;
         # when no feature outside the last one violates its optimality condition, the full
         # gap is the working set's, and it is solved to the final target.
@@ -233,13 +239,17 @@ def logistic_prox_newton(
         )  # fmt: skip
         # The kernel reads the working set's columns, copied in its layout (CSC or
         # Fortran order): O(nnz of those columns), never a copy of X.
+        columns = _columns_of(X, working)
         local = coef[working]
         intercept, spent = _solve_working_set(
-            *_columns_of(X, working), y, s, fitted, local, intercept, weights[working],
-            strength, ridge, norms[working], reference, target,
-            max(tol, INFEASIBILITY_TOLERANCE), max_epochs - epochs,
+            *columns, y, s, fitted, local, intercept, weights[working], strength, ridge,
+            norms[working], reference, target, max(tol, INFEASIBILITY_TOLERANCE),
+            max_epochs - epochs,
         )  # fmt: skip
         coef[working] = local
+        # The fit from scratch (rounding drifts along the steps' updates), from the
+        # working set's columns: the support is in it.
+        _fit_of_columns(*columns, local, intercept, fitted)
         epochs += spent
         iterations += 1
     return CoordinateDescentResult(
@@ -288,32 +298,52 @@ def _canonical(X):
     return X
 
 
-def _transpose_times(X, u, out):
-    """``out = X'u`` in one pass over X, without a temporary of X's or the features' size."""
+def _class_correlations(X, y, s, p, positive, negative):
+    """``X_j'Ya`` over the positive and over the negative class, ``a = s p``, in one pass
+    over X, without a temporary of X's size."""
     if not sp.issparse(X):
-        np.matmul(X.T, u, out=out)
+        u = y * s * p
+        np.matmul(X.T, np.where(y > 0, u, 0.0), out=positive)
+        np.matmul(X.T, np.where(y > 0, 0.0, u), out=negative)
     elif X.format == "csr":
-        _csr_transpose_times(X.data, X.indices, X.indptr, u, out)
+        _csr_class_correlations(X.data, X.indices, X.indptr, y, s, p, positive, negative)
     else:
-        _csc_transpose_times(X.data, X.indices, X.indptr, u, out)
+        _csc_class_correlations(X.data, X.indices, X.indptr, y, s, p, positive, negative)
 
 
 @njit(cache=True)
-def _csr_transpose_times(data, indices, indptr, u, out):
-    out[:] = 0.0
+def _csr_class_correlations(data, indices, indptr, y, s, p, positive, negative):
+    positive[:] = 0.0
+    negative[:] = 0.0
     for i in range(indptr.size - 1):
-        ui = u[i]
+        u = y[i] * s[i] * p[i]
+        out = positive if y[i] > 0 else negative
         for k in range(indptr[i], indptr[i + 1]):
-            out[indices[k]] += data[k] * ui
+            out[indices[k]] += data[k] * u
 
 
 @njit(cache=True)
-def _csc_transpose_times(data, indices, indptr, u, out):
+def _csc_class_correlations(data, indices, indptr, y, s, p, positive, negative):
     for j in range(indptr.size - 1):
-        total = 0.0
+        plus = minus = 0.0
         for k in range(indptr[j], indptr[j + 1]):
-            total += data[k] * u[indices[k]]
-        out[j] = total
+            i = indices[k]
+            if y[i] > 0:
+                plus += data[k] * s[i] * p[i]
+            else:
+                minus -= data[k] * s[i] * p[i]
+        positive[j] = plus
+        negative[j] = minus
+
+
+@njit(cache=True)
+def _combine(positive, negative, up, down):
+    """In place: ``positive`` becomes the balanced point's correlations ``up positive +
+    down negative``, ``negative`` the gradient's ``positive + negative``."""
+    for j in range(positive.size):
+        plus, minus = positive[j], negative[j]
+        positive[j] = up * plus + down * minus
+        negative[j] = plus + minus
 
 
 @njit(cache=True)
@@ -363,27 +393,47 @@ def _columns_of(X, working):
 
 @njit(cache=True)
 def _csr_columns(data, indices, indptr, working, d):
-    """The columns ``working`` of a CSR matrix as CSC arrays (rows sorted in each)."""
-    position = np.full(d, -1, dtype=np.int32)
+    """The columns ``working`` of a CSR matrix as CSC arrays (rows sorted in each).
+
+    Two passes over X without a branch on whether an entry is kept (half of a text
+    corpus's entries may be, at random: a branch mispredicted on each): an entry of
+    another column is counted in, and written to, one spare place.
+    """
+    slot = np.zeros(d, dtype=np.int32)  # 1 + the place in working, 0 for the others
     for q in range(working.size):
-        position[working[q]] = q
+        slot[working[q]] = q + 1
     counts = np.zeros(working.size + 1, dtype=np.int64)
     for k in range(data.size):
-        q = position[indices[k]]
-        if q >= 0:
-            counts[q + 1] += 1
-    starts = np.cumsum(counts)
-    out_data = np.empty(starts[-1])
-    out_rows = np.empty(starts[-1], dtype=np.int32)
-    fill = starts[:-1].copy()
+        counts[slot[indices[k]]] += 1
+    total = data.size - counts[0]
+    starts = np.zeros(working.size + 1, dtype=np.int64)
+    fill = np.empty(working.size + 1, dtype=np.int64)
+    fill[0] = total  # the spare place, past the kept entries
+    for q in range(working.size):
+        fill[q + 1] = starts[q]
+        starts[q + 1] = starts[q] + counts[q + 1]
+    out_data = np.empty(total + 1)
+    out_rows = np.empty(total + 1, dtype=np.int32)
     for i in range(indptr.size - 1):
         for k in range(indptr[i], indptr[i + 1]):
-            q = position[indices[k]]
-            if q >= 0:
-                out_data[fill[q]] = data[k]
-                out_rows[fill[q]] = i
-                fill[q] += 1
-    return out_data, out_rows, starts
+            c = slot[indices[k]]
+            at = fill[c]
+            out_data[at] = data[k]
+            out_rows[at] = i
+            fill[c] = at + (c > 0)
+    return out_data[:total], out_rows[:total], starts
+
+
+@njit(cache=True)
+def _fit_of_columns(data, indices, indptr, dense, coef, intercept, fitted):
+    """``fitted = X_W coef + intercept`` from the working set's columns."""
+    n = fitted.size
+    fitted[:] = intercept
+    for q in range(coef.size):
+        if coef[q] != 0.0:
+            start, stop = _span(indptr, n, dense, q)
+            for k in range(start, stop):
+                fitted[k - start if dense else indices[k]] += coef[q] * data[k]
 
 
 def _norms(X):
@@ -415,14 +465,6 @@ def _squares_by_column(data, indptr):
 
 
 @njit(cache=True)
-def _log1pexp(z):
-    """``log(1 + exp(z))`` without overflow."""
-    if z > 0.0:
-        return z + np.log1p(np.exp(-z))
-    return np.log1p(np.exp(z))
-
-
-@njit(cache=True)
 def _sigmoid(z):
     """``1 / (1 + exp(-z))`` without overflow."""
     if z >= 0.0:
@@ -432,32 +474,52 @@ def _sigmoid(z):
 
 
 @njit(cache=True)
-def _loss(y, s, fitted):
+def _sample_terms(y, s, fitted, p, terms):
+    """``p_i = sigma(-y_i f_i)`` and ``terms_i = log(1 + e^{-y_i f_i})`` in place, from one
+    exponential and one logarithm each; returns the loss ``sum_i s_i terms_i``."""
     total = 0.0
     for i in range(y.size):
-        total += s[i] * _log1pexp(-y[i] * fitted[i])
+        u = -y[i] * fitted[i]
+        e = np.exp(-abs(u))
+        if u >= 0.0:
+            p[i] = 1.0 / (1.0 + e)
+            terms[i] = u + np.log1p(e)
+        else:
+            p[i] = e / (1.0 + e)
+            terms[i] = np.log1p(e)
+        total += s[i] * terms[i]
     return total
 
 
 @njit(cache=True)
-def _loss_change(y, s, fitted, z, t, trial):
-    """``sum_i s_i (log(1 + e^{u_i + d_i}) - log(1 + e^{u_i}))``, ``u = -y f``, ``d = -y t
-    z``, each term as ``log1p(sigma(u) expm1(d))`` (exact to rounding of the term's
-    change, not of the loss); also the sum of the terms' sizes and ``trial = f + t z``."""
+def _loss_change(y, s, fitted, z, t, p, terms, trial, trial_p, trial_terms):
+    """The loss's change from ``f`` to ``trial = f + t z``, each term's change as
+    ``log1p(sigma(u) expm1(d))`` (``u = -y f``, ``d = -y t z``; exact to rounding of the
+    change, not of the loss), and the sum of their sizes; ``trial_p`` and
+    ``trial_terms`` receive :func:`_sample_terms`'s values at the trial, ``sigma(u + d)``
+    as ``(p + x) / (1 + x)``, ``x = p expm1(d)``: no exponential beyond the change's.
+    Also returns the loss at the trial, ``sum_i s_i trial_terms_i``."""
     change = 0.0
     magnitude = 0.0
+    total = 0.0
     for i in range(y.size):
         trial[i] = fitted[i] + t * z[i]
-        u = -y[i] * fitted[i]
         d = -y[i] * t * z[i]
-        ratio = _sigmoid(u) * np.expm1(min(d, 30.0))
-        if d < 30.0 and ratio > -0.5:
-            term = np.log1p(ratio)
-        else:  # a large change: the difference of the two is exact enough
-            term = _log1pexp(-y[i] * trial[i]) - _log1pexp(u)
+        x = p[i] * np.expm1(min(d, 30.0))
+        if d < 30.0 and x > -0.5:
+            term = np.log1p(x)
+            trial_p[i] = (p[i] + x) / (1.0 + x)
+            trial_terms[i] = terms[i] + term
+        else:  # a large change: the difference of the two terms is exact enough
+            u = -y[i] * trial[i]
+            e = np.exp(-abs(u))
+            trial_p[i] = 1.0 / (1.0 + e) if u >= 0.0 else e / (1.0 + e)
+            trial_terms[i] = max(u, 0.0) + np.log1p(e)
+            term = trial_terms[i] - terms[i]
         change += s[i] * term
         magnitude += s[i] * abs(term)
-    return change, magnitude
+        total += s[i] * trial_terms[i]
+    return change, magnitude, total
 
 
 @njit(cache=True)
@@ -473,17 +535,6 @@ def _penalty_change(coef, step, t, thresholds, ridge):
         change += term
         magnitude += abs(term)
     return change, magnitude
-
-
-@njit(cache=True)
-def _entropy(p):
-    """The binary entropy (0 at 0 and 1)."""
-    total = 0.0
-    if p > 0.0:
-        total -= p * np.log(p)
-    if p < 1.0:
-        total -= (1.0 - p) * np.log1p(-p)
-    return total
 
 
 @njit(cache=True)
@@ -513,7 +564,7 @@ def _best_intercept(y, s, offsets, start):
         step = -gradient / curvature
         step = max(min(step, 10.0), -10.0)
         b += step
-        if abs(step) <= 1e-15 * max(1.0, abs(b)):
+        if abs(step) <= 1e-12 * max(1.0, abs(b)):  # a start: the solve refines it
             break
     return b
 
@@ -534,24 +585,15 @@ def _violations(correlations, coef, weights, strength, ridge, movable):
 
 
 @njit(cache=True)
-def _multipliers(y, s, fitted):
-    """The KKT map ``a = s sigma(-y f)``."""
-    a = np.empty(y.size)
-    for i in range(y.size):
-        a[i] = s[i] * _sigmoid(-y[i] * fitted[i])
-    return a
-
-
-@njit(cache=True)
-def _balance(y, a):
-    """The factors ``(up, down)`` of the positive and negative classes' multipliers that
-    balance them (``y'a = 0``): the heavier class scaled down, the other kept."""
+def _balance(y, s, p):
+    """The factors ``(up, down)`` of the positive and negative classes' multipliers ``a =
+    s p`` that balance them (``y'a = 0``): the heavier class scaled down, the other kept."""
     total_positive = total_negative = 0.0
     for i in range(y.size):
         if y[i] > 0:
-            total_positive += a[i]
+            total_positive += s[i] * p[i]
         else:
-            total_negative += a[i]
+            total_negative += s[i] * p[i]
     if total_positive > total_negative:
         return total_negative / total_positive, 1.0
     if total_negative > total_positive:
@@ -560,17 +602,20 @@ def _balance(y, a):
 
 
 @njit(cache=True)
-def _dual_check(y, s, fitted, a, up, down, coef, weights, strength, ridge, movable, norms,
-                reference, correlations):
+def _dual_value(y, s, fitted, p, terms, loss, up, down, coef, weights, strength, ridge,
+                movable, norms, reference, correlations):
     """Primal, dual and dual infeasibility at the fit, for the problem on the features of
-    the arrays (all, or a working set holding the support), from the correlations
-    ``X_j'Y a`` of the balanced dual point (``a`` times ``up`` on the positive class and
-    ``down`` on the negative one, :func:`_balance`).
+    the arrays (all, or a working set holding the support), from :func:`_sample_terms`'s
+    values (``loss`` their sum) and the correlations ``X_j'Ya`` of the balanced dual
+    point (``a = s p`` times ``up`` on the positive class and ``down`` on the negative
+    one, :func:`_balance`).
 
     Without a 2-norm term the point is scaled into ``|X_j'Ya| <= lam rho W_j``; a feature
     with ``W_j = 0`` then has the equality ``X_j'Ya = 0``, whose violation is reported.
+    The entropy of ``q = c p`` is ``-q (log c + log p) - (1 - q) log(1 - q)`` with ``log p
+    = -y f - terms``, and ``terms - p (-y f)`` where ``c = 1``: one logarithm a sample.
     """
-    primal = _loss(y, s, fitted) + _penalty(coef, weights, strength, ridge)
+    primal = loss + _penalty(coef, weights, strength, ridge)
     scaling = 1.0
     if ridge == 0.0:
         for j in range(coef.size):
@@ -579,10 +624,21 @@ def _dual_check(y, s, fitted, a, up, down, coef, weights, strength, ridge, movab
                 scaling = bound / abs(correlations[j])
     entropy = 0.0
     squared = 0.0
+    positive, negative = up * scaling, down * scaling
+    log_positive = np.log(positive) if positive > 0.0 else 0.0
+    log_negative = np.log(negative) if negative > 0.0 else 0.0
     for i in range(y.size):
-        ai = a[i] * (up if y[i] > 0 else down) * scaling
-        entropy += s[i] * _entropy(min(ai / s[i], 1.0))
-        squared += ai * ai
+        c, log_c = (positive, log_positive) if y[i] > 0 else (negative, log_negative)
+        q = c * p[i]
+        u = -y[i] * fitted[i]
+        if c == 1.0:
+            term = terms[i] - p[i] * u
+        elif q > 0.0:
+            term = -q * (log_c + u - terms[i]) - (1.0 - q) * np.log1p(-q)
+        else:
+            term = 0.0
+        entropy += s[i] * term
+        squared += (s[i] * q) ** 2
     conjugate = 0.0
     infeasibility = 0.0
     dual_norm = max(np.sqrt(squared), 1e-300 * reference)
@@ -598,27 +654,6 @@ def _dual_check(y, s, fitted, a, up, down, coef, weights, strength, ridge, movab
         elif bound == 0.0:
             infeasibility = max(infeasibility, abs(correlation) / (norms[j] * dual_norm))
     return primal, entropy - conjugate, infeasibility
-
-
-@njit(cache=True)
-def _columns_check(data, indices, indptr, n, dense, y, s, fitted, coef, weights, strength,
-                   ridge, movable, norms, reference, gradient, balanced):
-    """:func:`_dual_check` on the problem restricted to the given columns, with their
-    correlations computed here (``gradient = -X_j'Ya`` and the balanced point's
-    ``X_j'Ya`` left in ``gradient`` and ``balanced``)."""
-    a = _multipliers(y, s, fitted)
-    up, down = _balance(y, a)
-    for j in range(coef.size):
-        start, stop = _span(indptr, n, dense, j)
-        full = part = 0.0
-        for k in range(start, stop):
-            i = k - start if dense else indices[k]
-            full += data[k] * y[i] * a[i]
-            part += data[k] * y[i] * a[i] * (up if y[i] > 0 else down)
-        gradient[j] = -full
-        balanced[j] = part
-    return _dual_check(y, s, fitted, a, up, down, coef, weights, strength, ridge, movable,
-                       norms, reference, balanced)
 
 
 @njit(cache=True)
@@ -639,7 +674,6 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     """
     n = y.size
     size = coef.size
-    working = np.arange(size)
     movable = np.ones(size, dtype=np.bool_)
     thresholds = strength * weights
     gradient = np.empty(size)
@@ -650,38 +684,47 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     centres = np.empty(size)
     curvature = np.empty(size)
     step = np.empty(size)
-    trial = np.empty(n)
+    p, terms = np.empty(n), np.empty(n)
+    trial, trial_p, trial_terms = np.empty(n), np.empty(n), np.empty(n)
+    loss = _sample_terms(y, s, fitted, p, terms)
     passes = 0
     for _ in range(NEWTON_STEPS):
-        primal, dual, infeasibility = _columns_check(
-            data, indices, indptr, n, dense, y, s, fitted, coef, weights, strength, ridge,
-            movable, norms, reference, gradient, balanced,
-        )
-        if primal - dual <= target and infeasibility <= feasibility:
-            break
+        # The loss's gradient and curvature in the fit (glmnet's IRLS weights h).
         total_h = 0.0
         total_g = 0.0
         for i in range(n):
-            p = _sigmoid(-y[i] * fitted[i])
-            g[i] = -s[i] * y[i] * p
-            h[i] = s[i] * p * (1.0 - p)
+            g[i] = -s[i] * y[i] * p[i]
+            h[i] = s[i] * p[i] * (1.0 - p[i])
             total_h += h[i]
             total_g += g[i]
-        if total_h <= 0.0:
-            break
-        # The working set's largest violation and the centred curvatures.
-        violation = 0.0
-        for q in range(size):
-            j = working[q]
+        up, down = _balance(y, s, p)
+        # One pass over the columns: the gradient, the balanced dual point's correlations
+        # and the centred curvatures.
+        for j in range(size):
             start, stop = _span(indptr, n, dense, j)
-            hx = hxx = 0.0
+            full = part = hx = hxx = 0.0
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
+                full += data[k] * g[i]
+                part -= data[k] * g[i] * (up if y[i] > 0 else down)
                 hx += data[k] * h[i]
                 hxx += data[k] * data[k] * h[i]
-            centres[q] = hx / total_h
-            plain = hxx - hx * hx / total_h
-            curvature[q] = max(plain, 1e-12 * hxx, 1e-300)
+            gradient[j] = full
+            balanced[j] = part
+            centres[j] = hx / total_h if total_h > 0.0 else 0.0
+            plain = hxx - hx * centres[j]
+            curvature[j] = max(plain, 1e-12 * hxx, 1e-300)
+        primal, dual, infeasibility = _dual_value(
+            y, s, fitted, p, terms, loss, up, down, coef, weights, strength, ridge, movable,
+            norms, reference, balanced,
+        )  # fmt: skip
+        if primal - dual <= target and infeasibility <= feasibility:
+            break
+        if total_h <= 0.0:
+            break
+        # The working set's largest violation.
+        violation = 0.0
+        for j in range(size):
             grad = gradient[j]
             if coef[j] != 0.0:
                 v = abs(grad + ridge * coef[j] + thresholds[j] * np.sign(coef[j]))
@@ -699,16 +742,15 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
         for _pass in range(MODEL_PASSES):
             passes += 1
             largest_step = 0.0
-            for q in range(size):
-                j = working[q]
+            for j in range(size):
                 start, stop = _span(indptr, n, dense, j)
                 derivative = 0.0
                 for k in range(start, stop):
                     i = k - start if dense else indices[k]
                     derivative += data[k] * (g[i] + h[i] * (z[i] + offset))
                 # 1'(g + H(z + offset)) = 0: the centred direction's derivative is this.
-                old = coef[j] + step[q]
-                lipschitz = curvature[q]
+                old = coef[j] + step[j]
+                lipschitz = curvature[j]
                 moved = lipschitz * old - derivative
                 shrink = thresholds[j]
                 if moved > shrink:
@@ -719,12 +761,12 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
                     new = 0.0
                 change = new - old
                 if change != 0.0:
-                    step[q] += change
+                    step[j] += change
                     for k in range(start, stop):
                         i = k - start if dense else indices[k]
                         z[i] += change * data[k]
-                    offset -= change * centres[q]
-                    delta_b -= change * centres[q]
+                    offset -= change * centres[j]
+                    delta_b -= change * centres[j]
                     largest_step = max(largest_step, abs(change) * (lipschitz + ridge))
             if largest_step <= model_target:
                 break
@@ -759,7 +801,9 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
         t = 1.0
         accepted = False
         for _halving in range(HALVINGS):
-            change, magnitude = _loss_change(y, s, fitted, z, t, trial)
+            change, magnitude, trial_loss = _loss_change(
+                y, s, fitted, z, t, p, terms, trial, trial_p, trial_terms
+            )
             penalty_change, penalty_magnitude = _penalty_change(coef, step, t, thresholds,
                                                                 ridge)
             # Armijo's rule, with the change's rounding as slack.
@@ -770,10 +814,13 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
             t *= 0.5
         if not accepted:
             break
-        for q in range(size):
-            coef[working[q]] += t * step[q]
+        for j in range(size):
+            coef[j] += t * step[j]
         for i in range(n):
             fitted[i] = trial[i]
+        p, trial_p = trial_p, p
+        terms, trial_terms = trial_terms, terms
+        loss = trial_loss
         intercept += t * delta_b
         if passes >= max_passes:
             break
