@@ -138,17 +138,18 @@ _PREFETCH_VALUES = 256
 # Sweeps between two gap checks at most.
 _CHECK_EPOCHS = 20
 # A face step: line searches (each one ends at the face's minimum or at a bound, which
-# then leaves the face) and, per line search, conjugate-gradient iterations at most and
-# the relative residual at which they stop.
+# then leaves the face) and, per line search, conjugate-residual iterations at most (on
+# a face the last batch of sweeps left as it was: _FACE_CG_SETTLED) and the relative
+# residual at which they stop.
 _FACE_ROUNDS = 10
 _FACE_CG_ITERATIONS = 100
 _FACE_CG_SETTLED = 1000
 _FACE_CG_RTOL = 1e-10
-# The work of a face step before one is measured, in conjugate-gradient iterations.
+# The work of a face step before one is measured, in conjugate-residual iterations.
 _FACE_PRIOR = 50
 # The share of the gap's target that the face's residual may leave (see _face_cg).
 _FACE_GAP_SHARE = 0.1
-# Conjugate gradients stop (when their step leaves the box) once an iteration lowers
+# Conjugate residuals stop (when their step leaves the box) once an iteration lowers
 # the face's quadratic by at most this share of what they lowered it by so far.
 _FACE_CG_STALL = 0.1
 # Sufficient decrease of the projected search (Armijo's constant).
@@ -727,7 +728,7 @@ def _face_pays(previous, gap, work, tol, face_rate, prior, spare):
     (after the first batch, or the first after a face step, ``previous`` is inf: not
     yet known). They are short when, at that rate, they would need more work than
     ``spare`` (what the epochs left would do) to reach ``tol``: a face step is then
-    taken, with its conjugate gradients run to the end. Otherwise a face step is taken
+    taken, with its conjugate residuals run to the end (or to their cap). Otherwise a face step is taken
     when its rate, ``face_rate`` (the last one's, as measured), beats the sweeps'; before
     the first, when the sweeps would need more work than ``prior`` (the work of a face
     step that finishes): coordinate descent's linear rate on an ill-conditioned dual.
@@ -751,7 +752,7 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
     On the face ``F = {i : 0 < a_i < U_i}`` (the others fixed at their bounds) and
     ``y'a = 0`` the negated dual is the quadratic ``1/2 p'H p + g'p`` in the step p,
     with ``H = Y_F X_F X_F' Y_F + D_F`` and g its gradient ``y_i x_i'w - 1 + D_i a_i``.
-    Its minimiser is found by conjugate gradients projected on ``y_F'p = 0``
+    Its minimiser is found by conjugate residuals projected on ``y_F'p = 0``
     (:func:`_face_cg`), and followed by a projected search: the point
     ``P(a + t p)``, projected onto the box and ``y'a = 0``, for the largest t in
     ``t*, t*/2, ...`` that decreases the objective enough (Armijo), so that many
@@ -761,9 +762,9 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
     place of its gradient projection steps; up to ``_FACE_ROUNDS`` rounds on the
     face that results. At the face's minimum the free samples sit on the margin
     (``y_i (x_i'w + b) = 1 - D_i a_i``), which fixes the intercept b, the multiplier
-    of ``y'a = 0``. alpha and w are updated in place. ``target`` and ``stall`` are the
-    conjugate gradients' stopping rules (:func:`_face_cg`; the residual's norm is
-    ``target / ||U_F||``). Returns the intercept and the work (entries of X read or
+    of ``y'a = 0``. alpha and w are updated in place. ``target``, ``stall`` and
+    ``iterations`` (at most, per round) are the conjugate residuals' stopping rules
+    (:func:`_face_cg`; the residual's norm is ``target / ||U_F||``). Returns the intercept and the work (entries of X read or
     written, feature-sized vectors counted as passes of their length).
     """
     diagonal, upper, curvature, rho = coordinates
