@@ -728,10 +728,11 @@ def _face_pays(previous, gap, work, tol, face_rate, prior, spare):
     (after the first batch, or the first after a face step, ``previous`` is inf: not
     yet known). They are short when, at that rate, they would need more work than
     ``spare`` (what the epochs left would do) to reach ``tol``: a face step is then
-    taken, with its conjugate residuals run to the end (or to their cap). Otherwise a face step is taken
-    when its rate, ``face_rate`` (the last one's, as measured), beats the sweeps'; before
-    the first, when the sweeps would need more work than ``prior`` (the work of a face
-    step that finishes): coordinate descent's linear rate on an ill-conditioned dual.
+    taken, with its conjugate residuals run to the end (or to their cap). Otherwise a
+    face step is taken when its rate, ``face_rate`` (the last one's, as measured), beats
+    the sweeps'; before the first, when the sweeps would need more work than ``prior``
+    (the work of a face step that finishes): coordinate descent's linear rate on an
+    ill-conditioned dual.
     """
     if not np.isfinite(previous) or gap <= 0.0:
         return False, False
@@ -764,8 +765,9 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
     (``y_i (x_i'w + b) = 1 - D_i a_i``), which fixes the intercept b, the multiplier
     of ``y'a = 0``. alpha and w are updated in place. ``target``, ``stall`` and
     ``iterations`` (at most, per round) are the conjugate residuals' stopping rules
-    (:func:`_face_cg`; the residual's norm is ``target / ||U_F||``). Returns the intercept and the work (entries of X read or
-    written, feature-sized vectors counted as passes of their length).
+    (:func:`_face_cg`; the residual's norm is ``target / ||U_F||``). Returns the
+    intercept and the work (entries of X read or written, feature-sized vectors counted
+    as passes of their length).
     """
     diagonal, upper, curvature, rho = coordinates
     typical = max(float(np.mean(curvature)) - rho, np.finfo(float).tiny)
