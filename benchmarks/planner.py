@@ -533,6 +533,9 @@ def calibrate(results):
 FIXED_PRIOR = (1e-3, 1e-8)
 #: How strongly the fixed cost's logs are pulled towards the current ones (in all).
 FIXED_SHRINKAGE = 1.0
+#: The weight of the errors in each case's ratios of its fastest backend to the others
+#: (the planner ranks them; an error common to a case's backends does not matter there).
+ORDER_WEIGHT = 0.3
 
 
 def _fit_model(points, priors, fixed_prior):
@@ -550,8 +553,14 @@ def _fit_model(points, priors, fixed_prior):
     prior = np.zeros((len(names), size))
     for k, name in enumerate(names):
         prior[k, : len(priors[name])] = priors[name]
-    fixed0 = np.log(fixed_prior)
+    fixed0 = np.log(np.maximum(fixed_prior, 1e-12))  # a model with none starts near 0
     pull = np.sqrt(SHRINKAGE * np.bincount(which, minlength=len(names)))
+    # Each case's fastest backend against each of its others: the planner orders them.
+    cases = {}
+    for k, (_, stats, value) in enumerate(points):
+        cases.setdefault(stats, []).append((value, k))
+    pairs = [(min(ks)[1], k) for ks in cases.values() for _, k in ks if k != min(ks)[1]]
+    pairs = np.array(pairs, dtype=int).reshape(-1, 2)
 
     def residuals(params):
         theta = params[2:].reshape(len(names), size)
@@ -559,8 +568,10 @@ def _fit_model(points, priors, fixed_prior):
             np.logaddexp(params[0], params[1] + log_entries),
             np.einsum("ij,ij->i", features, theta[which]),
         )
+        error = modelled - logs
         return np.concatenate((
-            modelled - logs,
+            error,
+            np.sqrt(ORDER_WEIGHT) * (error[pairs[:, 0]] - error[pairs[:, 1]]),
             np.sqrt(FIXED_SHRINKAGE) * (params[:2] - fixed0),
             ((theta - prior) * pull[:, None]).ravel(),
         ))  # fmt: skip

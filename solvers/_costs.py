@@ -1,113 +1,129 @@
-"""Cost models of the planner (:mod:`solvers._planner`): ``log seconds = theta . features``.
+"""Cost models of the planner (:mod:`solvers._planner`): the seconds of a fit are
+``a + b (nnz + n + d) + exp(theta . features)``.
 
-Features: ``(1, log n, log d, log nnz, hardness, weighted, sparse, warm)`` of
-:class:`solvers._planner.ProblemStats`. One ``theta`` per (model, backend).
+``FIXED[model] = (a, b)``: the fit's fixed cost, the same for every backend of the
+model (validation, the planner's statistics, centring, the certificate, bookkeeping);
+``COSTS[model, backend] = theta``, the backend's solve, log-linear in the features
+``(1, log n, log d, log nnz, hardness, weighted, sparse, warm, log min(n, d),
+hardness^2 if dense with d > n)`` of :class:`solvers._planner.ProblemStats`.
 
-Written by ``python -m benchmarks.planner --calibrate``: the least-squares fit to the
-log of fit times measured on the planner's grid (48 problems: the six models, dense
-and CSR data with n from 100 to 20000 and d from 20 to 200000, three levels of
-regularisation, with and without sample weights), shrunk towards the coefficients
-it replaces. The ``warm`` coefficient keeps its prior, -0.5, where the grid (first fits
-only) says nothing. Rerun the script to calibrate for another machine.
+Written by ``python -m benchmarks.planner --load grid.json,small.json,real.json
+--estimates --calibrate`` (issue 32) from three runs of 2026-11-28, in processor
+seconds of forked children with one BLAS thread, on a shared 2-core machine at load 6-9
+(processor time, unlike the wall clock, hardly moves with the load):
+``--budget 10 --save grid.json`` (the synthetic grid: 82 cases, dense and CSR
+``text_like`` data, n 100-20000, d 20-200000, and the separable SVM cases),
+``--corpora small --budget 10 --save small.json`` (the three 200-document tasks of
+``benchmarks.small_corpora``, every backend) and ``--corpora real --own-only --budget 10
+--save real.json`` (the Debian descriptions' hard and easy splits at 2000 documents,
+the library's own backends). Per model, a nonlinear least-squares fit of the log times:
+one ``(a, b)``, one ``theta`` per backend, the errors of each case's ratios of its fastest
+backend to the others weighted in (the planner ranks them), shrunk towards the
+coefficients before; a harder problem never cheaper; a fit past its budget counts as the
+larger of the budget and the estimate before. The ``warm`` coefficient keeps its prior,
+-0.5 (the runs are first fits only). Rerun the script to calibrate for another machine.
 
-The SVM's four (``'svm'``) were calibrated again (issue 29) on its part of the grid with
-:data:`benchmarks.planner.SEPARABLE` (the separable 200 x 1000 cases, as drawn and times
-1000, C = 1 and 100), after DUAL_CD learnt to answer dense data with more samples than
-features: two runs, ``--models svm --budget 10`` and ``--budget 30``, both fitted
-(``planner.calibrate(load(a) + load(b))``), from the coefficients before; a fit past its
-budget counts as the larger of the budget and the estimate before. On a loaded shared
-machine (load 7-14 on 2 cores): its times are 2-5 times the quiet machine's, which only
-shifts the SVM's models together (the planner compares a model's backends).
+The fixed cost was missing before (the solve's log-linear model alone): on the 200-document
+corpora it estimated a ridge fit of 1.6 ms at 0.24 ms; a fit's processor time outside
+its chain alone (validation, statistics, centring) is 0.8-1.6 ms there (28-49% of the
+fit) and 1.6-2.5 ms on 2000 real documents (``--estimates`` prints it).
 """
 
 COSTS = {
     ('l1_svm', 'CLARABEL'): (
-        -12.1120, -0.0492, 0.2847, 1.0103, 0.2248, 0.6399, 0.3213, 0.0000, -0.3237, 0.0000,
+        -12.4211, -0.0623, 0.2112, 0.9854, 0.1478, 0.6658, 0.0964, 0.0000, -0.0931, 0.0000,
     ),
     ('l1_svm', 'COLUMN_GENERATION'): (
-        -14.4743, -0.0505, 0.1360, 0.8868, 0.3834, 0.0112, -0.1333, -0.5000, -0.0989, 0.0000,
+        -14.5876, 0.0194, 0.0393, 0.7371, 0.5471, 0.0210, -0.3394, -0.5000, 0.0964, 0.0000,
     ),
     ('l1_svm', 'ECOS'): (
-        -11.6095, 0.1236, 0.5629, 0.9157, 0.1067, 0.2947, 0.7010, 0.0000, -0.7158, 0.0000,
+        -12.1144, 0.1409, 0.3423, 0.8808, 0.0032, 0.3726, 0.2789, -0.0000, -0.2985, 0.0443,
     ),
     ('l1_svm', 'HIGHS'): (
-        -12.8024, 0.2802, 0.0272, 0.8633, 0.2805, 0.0614, -0.0547, 0.0000, -0.0961, 0.0000,
+        -12.9278, 0.4504, -0.1352, 0.6934, 0.5706, 0.1123, -0.0765, 0.0000, 0.0624, 0.0000,
     ),
     ('l1_svm', 'HOMOTOPY'): (
-        -16.0373, 0.3077, 0.4155, 1.1810, 0.2226, 0.0000, 0.1707, 0.0000, -0.5885, 0.0000,
+        -15.3581, 0.3972, 0.5662, 0.9664, 0.7310, -0.3446, 0.9754, 0.0000, -0.7442, 0.0000,
     ),
     ('lasso', 'CD'): (
-        -16.2637, 1.4286, -0.3028, 0.6336, 0.7044, -0.5400, 0.3054, -0.5000, -0.5425, 0.0000,
+        -16.4102, 1.2755, 0.1104, 0.4219, 0.7161, -0.2789, 0.2099, -0.5000, -0.6984, 0.0000,
     ),
     ('lasso', 'CLARABEL'): (
-        -11.7040, 0.6898, 0.1279, 0.3181, 0.5786, 0.5249, 0.6322, 0.0000, 0.0043, 0.1389,
+        -11.9625, 0.9429, -0.0772, 0.1945, 0.4807, 0.5855, 0.4216, 0.0000, 0.2451, 0.1912,
     ),
     ('lasso', 'ECOS'): (
-        -8.0948, 3.1902, -0.8537, 0.2787, 0.6503, -1.9161, 0.4855, 0.0000, -1.4087, 0.0000,
+        -7.8940, 3.5169, -0.7979, 0.0209, 0.9606, -2.0752, 0.4458, -0.0000, -1.4967, 0.0197,
     ),
     ('lasso', 'HOMOTOPY'): (
-        -16.8253, 2.2398, -0.2327, 0.2315, 0.9905, 0.0000, 0.3912, 0.0000, -0.5647, 0.0000,
+        -17.0986, 2.1224, 0.0744, 0.0097, 1.2557, 0.1623, 0.2294, 0.0000, -0.6293, 0.0000,
     ),
     ('lasso', 'OSQP'): (
-        -10.6684, 0.9001, 0.2385, 0.0528, 0.5357, 0.5243, 0.7407, 0.0000, -0.0521, 0.0302,
+        -11.0183, 1.1353, 0.0796, -0.0528, 0.3828, 0.5766, 0.4299, 0.0000, 0.1696, 0.0591,
     ),
     ('ridge', 'CG'): (
-        -15.9517, 0.1799, -0.1983, 0.6125, 0.0000, -0.4789, 0.1496, -0.5000, 0.6363, 0.0000,
+        -15.9827, 0.1626, -0.1124, 0.3166, 0.1075, -0.3954, 0.2241, -0.5000, 0.8639, 0.0000,
     ),
     ('ridge', 'CLARABEL'): (
-        -12.3407, 0.4821, 0.4379, 0.5694, 0.0000, 0.4491, 0.4202, 0.0000, -0.3209, 0.0000,
+        -12.5566, 0.5714, 0.4053, 0.4530, 0.0000, 0.7461, 0.2956, -0.0000, -0.2334, 0.0193,
     ),
     ('ridge', 'ECOS'): (
-        -9.2181, 0.0290, -0.4158, 1.0330, 0.0000, -2.6104, 0.5275, 0.0000, 0.5242, 0.0000,
+        -9.2200, -0.0156, -0.6494, 1.0725, 0.0000, -2.7583, 0.2152, 0.0000, 0.8074, 0.0050,
     ),
     ('ridge', 'OSQP'): (
-        -11.0861, 0.3678, 0.7046, 0.4929, 0.0000, 0.6528, 0.7864, 0.0000, -0.5713, 0.0000,
+        -11.5473, 0.6429, 0.5397, 0.3127, 0.0000, 1.1560, 0.4076, 0.0000, -0.4136, 0.0471,
     ),
     ('ridge', 'SVD'): (
-        -24.6692, 0.4637, -0.2270, 0.9273, 0.0000, -0.8390, -0.1384, 0.0000, 1.4571, 0.0000,
+        -24.7939, 0.2654, 0.0095, 0.6495, 0.1468, -0.4659, -0.1971, 0.0000, 1.5107, 0.0000,
     ),
     ('svm', 'CLARABEL'): (
-        -11.4874, 0.8022, 0.3533, 0.3470, 0.0000, 0.1158, 0.6620, 0.0000, -0.1727, 0.0011,
+        -11.8498, 1.0905, 0.2738, 0.0544, 0.0000, 0.4999, 0.4442, -0.0000, 0.0153, 0.0012,
     ),
     ('svm', 'DUAL_CD'): (
-        -15.5461, 1.3593, -0.0224, 0.2036, 0.4813, 0.2013, -0.0560, -0.5000, -0.0824, 0.0061,
+        -15.4916, 1.7374, -0.2600, -0.1192, 0.3617, -0.0303, 0.0173, -0.5000, 0.0416, 0.0000,
     ),
     ('svm', 'ECOS'): (
-        -11.2294, 0.9081, 0.6443, 0.2701, 0.0000, 0.8129, 1.0214, 0.0000, -0.6534, 0.0207,
+        -11.3370, 1.2562, 0.7285, -0.1237, 0.0000, 1.1255, 1.1110, 0.0000, -0.5736, 0.0277,
     ),
     ('svm', 'OSQP'): (
-        -10.6186, 1.7901, 0.4705, -0.1951, 0.1242, -0.0011, 0.6591, 0.0000, -0.5896, 0.0000,
+        -11.0733, 2.0983, 0.1298, -0.3033, 0.0000, 0.5062, 0.1764, -0.0000, -0.3609, 0.0020,
     ),
     ('svm2', 'CD'): (
-        -16.5274, 0.1338, 0.1348, 0.7803, 0.3349, -0.2655, -0.0300, -0.5000, 0.0527, 0.0819,
+        -16.5750, 0.1687, 0.3154, 0.4945, 0.6023, -0.1772, -0.0627, -0.5000, 0.0316, 0.1444,
     ),
     ('svm2', 'CLARABEL'): (
-        -12.5481, -0.1208, 0.2061, 1.0015, 0.2031, 0.4498, 0.3262, 0.0000, -0.0939, 0.0000,
+        -12.8248, 0.1050, 0.2336, 0.8039, 0.1473, 0.4844, 0.2281, 0.0000, 0.0252, 0.0952,
     ),
     ('svm2', 'ECOS'): (
-        -11.4968, 0.2468, 0.6379, 0.8346, 0.0000, 0.5226, 0.7080, 0.0000, -0.7856, 0.0000,
+        -11.7220, 0.2593, 0.5433, 0.6650, 0.4616, 0.5097, 0.5769, -0.0000, -0.5328, 0.0000,
     ),
     ('svm2', 'HOMOTOPY'): (
-        -16.7048, 0.0715, 0.0058, 0.6112, 0.5995, 0.0000, -0.1238, 0.0000, 0.7442, 0.0000,
+        -16.6000, -0.0254, 0.3033, 0.2430, 1.2680, -0.0629, 0.0223, 0.0000, 0.7650, 0.0000,
     ),
     ('svm2', 'OSQP'): (
-        -11.0892, 0.5155, 0.4408, 0.3387, 0.1957, 0.8058, 0.9769, -0.0000, -0.2061, 0.1669,
+        -11.3791, 0.6879, 0.3119, 0.1518, 0.4348, 0.8154, 0.8469, -0.0000, 0.0399, 0.1901,
     ),
     ('svm_squared_hinge', 'CLARABEL'): (
-        -11.9048, 1.0461, 0.3271, 0.2106, 0.0000, 0.6301, 0.6885, 0.0000, -0.2747, 0.0000,
+        -12.1697, 1.0929, 0.3148, 0.0983, 0.0000, 0.9823, 0.4324, 0.0000, -0.1194, 0.0000,
     ),
     ('svm_squared_hinge', 'DUAL_CD'): (
-        -15.0458, 1.3350, -0.4713, 0.3591, 0.4545, 0.1259, -0.3455, -0.5000, 0.0593, 0.0000,
+        -15.0232, 1.1197, -0.1515, 0.1445, 0.2363, 0.1035, -0.2731, -0.5000, 0.1729, 0.0110,
     ),
     ('svm_squared_hinge', 'ECOS'): (
-        -11.1452, 1.3037, 0.5967, 0.0709, 0.0768, 0.3971, 0.9752, 0.0000, -0.7231, 0.0000,
+        -11.3979, 1.5613, 0.3496, -0.0025, 0.0000, 0.5342, 0.6886, 0.0000, -0.5578, 0.0085,
     ),
     ('svm_squared_hinge', 'NEWTON'): (
-        -17.5532, 0.7765, 0.0977, 0.2482, 0.0081, -0.4480, 0.0324, 0.0000, 0.9289, 0.0000,
+        -17.7229, 1.0629, -0.1524, -0.2347, 0.0000, -0.5935, 0.0536, 0.0000, 1.9452, 0.0000,
     ),
     ('svm_squared_hinge', 'OSQP'): (
-        -11.1285, 1.4822, 0.3307, -0.0947, 0.0338, -0.0652, 0.8173, 0.0000, -0.3132, 0.0000,
+        -11.5736, 1.8674, 0.1559, -0.2950, 0.0000, 0.1257, 0.4232, 0.0000, -0.1514, 0.0189,
     ),
 }
 
-FIXED = {}
+FIXED = {
+    'l1_svm': (0.002248, 9.29e-09),
+    'lasso': (0.001865, 5.489e-09),
+    'ridge': (0.001331, 3.234e-09),
+    'svm': (0.003175, 1.39e-08),
+    'svm2': (0.002708, 6.907e-09),
+    'svm_squared_hinge': (0.001751, 5.641e-09),
+}

@@ -94,6 +94,9 @@ def test_calibration_fits_a_fixed_cost_and_the_solve(monkeypatch):
     from solvers._planner import estimate
 
     written = _written(monkeypatch)
+    # The prior: a solve of its own and no fixed cost (whatever the table holds today).
+    monkeypatch.setitem(_costs.COSTS, ("ridge", "SVD"), (-20.0, 0.5, 0.5, 0.5, 0, 0, 0, 0, 0, 0))
+    monkeypatch.delitem(_costs.FIXED, "ridge", raising=False)
     truth = np.array([-22.0, 1.0, 0.5, 0.5, 0.3, 0.0, 0.0, 0.0, 0.0, 0.1])
     results = _ridge_results(truth, lambda entries: 3e-3 + 5e-9 * entries,
                              np.random.default_rng(0))  # fmt: skip
