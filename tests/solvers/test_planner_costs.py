@@ -60,3 +60,48 @@ def test_a_model_without_a_fixed_cost_counts_none(monkeypatch):
             sum(t * f for t, f in zip(costs.COSTS["svm", "DUAL_CD"], stats.features(), strict=True))
         )  # fmt: skip
     )
+
+
+#: Problems on which one backend was measured at least twice as fast as every other the
+#: planner may choose (``python -m benchmarks.planner --budget 10``, ``--corpora small``,
+#: ``--corpora real --own-only``, 2026-11-28; processor seconds, best of up to 5 fits):
+#: ``(the planner's statistics of the problem, that backend, its seconds, the next's)``.
+MEASURED_FASTEST = [
+    # The synthetic grid: dense make_classification data and text_like corpora.
+    (ProblemStats("svm", 100, 20, 2000, False, 1.724), "DUAL_CD", 0.0019, 0.0083),
+    (ProblemStats("svm_squared_hinge", 100, 20, 2000, False, 1.724), "NEWTON", 0.00093, 0.0022),
+    (
+        ProblemStats("svm_squared_hinge", 2000, 20000, 200000, True, 4.838, weighted=True),
+        "DUAL_CD",
+        0.020,
+        math.inf,
+    ),  # fmt: skip
+    (ProblemStats("l1_svm", 100, 20, 2000, False, 1.897), "COLUMN_GENERATION", 0.0028, 0.0092),
+    (ProblemStats("svm2", 100, 20, 2000, False, 1.204), "CD", 0.00093, 0.0020),
+    # Dense with d > n at 0.01 lam_max: the exact path (CD 0.354 s).
+    (ProblemStats("svm2", 200, 2000, 400000, False, 4.605), "HOMOTOPY", 0.0985, 0.354),
+    (ProblemStats("lasso", 2000, 20000, 200000, True, 4.837, weighted=True), "CD", 0.312, math.inf),
+    (ProblemStats("ridge", 2000, 20000, 200000, True, 2.398, weighted=True), "CG", 0.012, 0.031),
+    # A 200-document task of benchmarks.small_corpora (games/science, word counts).
+    (ProblemStats("svm", 200, 2990, 6296, True, 2.159), "DUAL_CD", 0.0033, 0.0158),
+    (ProblemStats("l1_svm", 200, 2990, 6296, True, 1.897), "COLUMN_GENERATION", 0.0036, 0.014),
+    (ProblemStats("lasso", 200, 2990, 6296, True, 2.303), "CD", 0.0024, 0.0050),
+    # The Debian descriptions' hard split at 2000 documents (the library's own backends).
+    (ProblemStats("svm", 2000, 3964, 44198, True, 0.095), "DUAL_CD", 0.0073, math.inf),
+    (ProblemStats("l1_svm", 2000, 3964, 44198, True, 3.085), "COLUMN_GENERATION", 0.0129, 0.671),
+    (ProblemStats("svm2", 2000, 3964, 44198, True, 2.303), "CD", 0.0045, 0.0368),
+    (ProblemStats("ridge", 2000, 3964, 44198, True, 3.941), "CG", 0.015, 0.038),
+]
+
+
+@pytest.mark.parametrize("stats, fastest, seconds, next_seconds", MEASURED_FASTEST,
+                         ids=lambda v: getattr(v, "model", None))  # fmt: skip
+def test_the_planner_first_plans_the_backend_the_grid_measured_fastest(
+    stats, fastest, seconds, next_seconds
+):
+    assert next_seconds >= 2 * seconds  # a clear winner, not noise
+    first, *_ = plan(stats, estimator="test")
+    assert first.backend == fastest, [
+        (step.backend, f"{estimate(step.backend, stats):.3g} s")
+        for step in plan(stats, estimator="test")
+    ]
