@@ -1,7 +1,7 @@
 """The text sweep on real text: the Debian package descriptions.
 
 ``python -m benchmarks.real_text [--quick] [--sizes 2000,20000,all] [--splits hard,easy]
-[--estimators NAMES] [--repeats 3] [--budget 300] [--logistic]
+[--estimators NAMES] [--repeats 3] [--budget 300] [--logistic [--peers liblinear,saga,skglm]]
 [--one-vs-rest K [--as-they-come]]``
 
 The corpus is :func:`sparsify.datasets.load_debian_descriptions` read from the apt
@@ -229,6 +229,9 @@ def main(argv=None):
         "--logistic", action="store_true", help="SparseLogisticRegression against its peers instead"
     )
     parser.add_argument(
+        "--peers", default=",".join(logistic.PEERS), help="--logistic's peers (default: all)"
+    )
+    parser.add_argument(
         "--one-vs-rest",
         type=int,
         default=0,
@@ -254,7 +257,7 @@ def main(argv=None):
         return one_vs_rest(X, labels, args.budget, name)
     if args.logistic:
         found = corpora(splits, sizes, sample=args.quick)
-        return logistic.run((), args.repeats, args.budget,
+        return logistic.run((), args.repeats, args.budget, tuple(args.peers.split(",")),
                             corpora=((X, y) for _, X, y in found))  # fmt: skip
     return run_corpora(
         select(args.estimators, (*CASES, *EXTRA_CASES)), corpora(splits, sizes, sample=args.quick),
