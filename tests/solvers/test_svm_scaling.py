@@ -101,21 +101,22 @@ def _assert_certified_on_original(est, X, y, C, loss):
 def test_hinge_at_extreme_C_matches_svc(shape, C, Est, loss):
     # At C = 1e9 on d > n the certificate's floor (64 ulps of the constant model's loss,
     # C n = 2.8e10 here: 4e-4) is above the optimum's 1e-6 (0.32): a backend ending 7e-6
-    # above the hard margin is certified (ECOS did, when it was planned first, issue 21);
-    # CLARABEL, planned first since the SVM's cost models were calibrated again (issue
-    # 29), ends within 1e-6 of it.
+    # above the hard margin is certified (ECOS did, when it was planned first, issue 21).
+    # Which backend answers is the planner's: CLARABEL ends within 1e-9 of it, OSQP,
+    # ECOS and DUAL_CD 6e-6 to 1.1e-5 above (OSQP planned first since issue 32).
+    rtol = 1e-6 if C < 1 else 2e-5
     X, y = _data(SHAPES[shape])
     est = Est(C=C).fit(X, y)
     ours = _objective(X, y, est.coef_[0], est.intercept_[0], C, False)
     _assert_certified_on_original(est, X, y, C, loss)
-    np.testing.assert_allclose(est.objective_, ours, rtol=1e-6)
+    np.testing.assert_allclose(est.objective_, ours, rtol=rtol)
     # libsvm is a reference at C = 1e-9; at C = 1e9 it stops far from the optimum (383
     # against 0.18 on the d > n data), so the hard margin is, on separable data, and
     # weak duality (above) is on the rest.
     if C < 1:
         np.testing.assert_allclose(ours, _svc_objective(X, y, C), rtol=1e-5)
     elif shape == "d>n":
-        np.testing.assert_allclose(ours, _hard_margin(X, y), rtol=1e-6)
+        np.testing.assert_allclose(ours, _hard_margin(X, y), rtol=rtol)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
