@@ -7,15 +7,17 @@ whose answer is optimal and certified (:mod:`solvers.certificates`) wins, and
 ``backend_``, ``solve_attempts_`` (each attempt with the planner's reason),
 ``certificate_`` and ``dual_gap_`` record it.
 
-A CVXPY backend solves the estimator's formulation (:mod:`solvers.formulations`),
-kept as ``problem_``. Fitting again on the same data with new values of the DPP
-parameters (``C``, ``lam``, ``weights``) only updates the ``cvxpy.Parameter`` values
-and re-solves: CVXPY reuses its compiled problem and skips canonicalisation.
-Anything else (new data, a structural hyperparameter such as ``loss``) rebuilds it.
-``problem_`` holds the training data and CVXPY's compiled form, so it is not pickled
-(``__getstate__`` drops it); the next ``fit`` rebuilds it. The library's own
-backends that take a warm start keep their last answer on the same data
-(:meth:`LinearModel._warm_state`) for a re-fit.
+Each backend is a function of the problem (:mod:`solvers.backends`); what it returns
+to keep for its next run on the same data (its multipliers or point and working set;
+for CVXPY's, the compiled formulation and its working sets) the estimator keeps
+(:meth:`LinearModel._kept`) and hands back to it. A CVXPY backend solves the
+problem's formulation (:mod:`solvers.formulations`), kept as ``problem_``. Fitting
+again on the same data with new values of the DPP parameters (``C``, ``lam``,
+``weights``) only updates the ``cvxpy.Parameter`` values and re-solves: CVXPY reuses
+its compiled problem and skips canonicalisation. Anything else (new data, a
+structural hyperparameter such as ``loss``) rebuilds it. ``problem_`` holds the
+training data and CVXPY's compiled form, so it is not pickled (``__getstate__`` drops
+it and the kept states); the next ``fit`` rebuilds it.
 
 ``fit(X, y, sample_weight=None)``: a weight ``s_i >= 0`` multiplies sample i's loss
 term (docs/solvers.md, "Sample weights"); the classifiers' ``class_weight`` multiplies
@@ -29,7 +31,6 @@ of positive weight) re-solves the compiled problem.
 """
 
 import difflib
-import hashlib
 import warnings
 from dataclasses import replace
 from numbers import Integral, Real
@@ -49,11 +50,17 @@ from sparsify._public_names import name_inherited
 from sparsify._validation import canonical
 from sparsify.utils import signed_labels
 
-from ._chain import Outcome, run_chain
+from ._chain import run_chain
 from ._dask_models import lazy_classes, lazy_scores, reject_dask_fit
+from ._fingerprint import signature
+from ._losses import LOSSES
 from ._planner import ProblemStats, plan
+from ._problem import Problem
 from ._registry import backend
 from ._scores import linear_scores, scores_to_classes
+from .backends import WarmStart
+from .backends._answers import certified
+from .backends.cvxpy import compiled
 from .certificates import GAP_TOLERANCE
 from .exceptions import SolverError
 
@@ -93,10 +100,6 @@ _PER_PROBLEM = (
     *_PER_SAMPLE,
     "support_",
 )
-#: The largest dense block (entries) a polish after a first-order backend may form.
-CHEAP_POLISH = 1_000_000
-#: Entries of each array that :func:`signature` reads.
-_SIGNATURE_SAMPLES = 4096
 
 
 def validated(estimator, X, y="no_validation", **kwargs):
@@ -124,32 +127,6 @@ def validated(estimator, X, y="no_validation", **kwargs):
             "SVM2, HybridSVM, ...); numbers stored as text convert with y.astype(float)."
         )
     return canonical(X), y
-
-
-def fingerprint(*arrays):
-    """A digest of all the training data, to tell whether a compiled problem still applies."""
-    digest = hashlib.blake2b(digest_size=16)
-    for a in arrays:
-        parts = (a.data, a.indices, a.indptr) if sp.issparse(a) else (np.ascontiguousarray(a),)
-        digest.update(repr((a.shape, getattr(a, "format", "dense"))).encode())
-        for part in parts:
-            digest.update(np.ascontiguousarray(part).view(np.uint8))
-    return digest.hexdigest()
-
-
-def signature(*arrays):
-    """A cheap digest of the data (shapes and at most 4096 evenly spaced entries of each
-    array): whether a warm start is likely to fit. A wrong guess costs time, never
-    accuracy: every answer is certified on the data itself."""
-    digest = hashlib.blake2b(digest_size=16)
-    for a in arrays:
-        parts = (a.data, a.indices, a.indptr) if sp.issparse(a) else (np.asarray(a),)
-        digest.update(repr((a.shape, getattr(a, "format", "dense"))).encode())
-        for part in parts:
-            flat = part.reshape(-1)
-            step = max(1, flat.size // _SIGNATURE_SAMPLES)
-            digest.update(np.ascontiguousarray(flat[::step]).view(np.uint8))
-    return digest.hexdigest()
 
 
 #: A scikit-learn argument a user may bring, by the model it would mean something for:
@@ -228,17 +205,13 @@ class LinearModel(BaseEstimator):
     classes to -1/+1 for the solver (more classes one-vs-rest, unless
     ``_one_vs_rest`` is False) and has ``decision_function``; a regressor takes real
     targets. Each family of models (one private subclass: the L1 models, the 2-norm
-    SVMs, ridge and RLSC, the CV estimators) sets ``_MODEL`` (a key of
-    :data:`solvers._registry.MODELS`) and ``_dpp_params`` (names of the
-    hyperparameters that only change Parameter values of the formulation), and
-    implements ``_fit_problem(X, y, sample_weight)`` (set ``coef_`` (1-D) and
-    ``intercept_`` (a float) on the binary or real problem with those sample weights,
-    None for all 1) and the CVXPY side: ``_build_problem(X, y, sample_weight)``,
-    ``_parameter_values(X, y, sample_weight) -> {parameter name: value}`` and
-    ``_read_solution(problem, X, y, sample_weight)`` (set the fitted attributes from a
-    solved problem), ``_certificate(X, y)`` (a
-    :class:`solvers.certificates.Certificate` of the fitted attributes) and optionally
-    ``_polish(X, y)``.
+    SVMs, ridge and RLSC, the models declared by their loss, the CV estimators) sets
+    ``_MODEL`` (a key of :data:`solvers._registry.MODELS`) and implements
+    ``_fit_problem(X, y, sample_weight)``: build the :class:`solvers._problem.Problem`
+    of the binary or real problem with those sample weights (None for all 1), solve it
+    with :meth:`_solve` (the planned chain, each backend's
+    ``run(problem, options, warm_start)``) and set ``coef_`` (1-D), ``intercept_`` (a
+    float) and the family's other fitted attributes from the certified answer.
     """
 
     _MODEL = None
@@ -251,13 +224,18 @@ class LinearModel(BaseEstimator):
         super().__init_subclass__(**kwargs)
         name_inherited(cls)  # errors name the public class, not a private base
 
-    def _solve_planned(self, stats, attempt, certify, *, hint=""):
-        """Plan the chain for ``stats`` (or take ``solver``) and run it.
+    def _solve(self, problem, stats, *, hint=""):
+        """Plan the chain for ``problem`` (or take ``solver``), run it, and return the
+        certified :class:`solvers._problem.Answer`.
 
-        ``attempt(step, warm) -> Outcome`` runs one backend and sets the fitted
-        attributes; ``certify()`` certifies them. Sets ``backend_``,
-        ``solve_attempts_``, ``certificate_`` and ``dual_gap_``; ``problem_`` is kept
-        only when a CVXPY backend solved it.
+        Each attempt is the registry's ``run(problem, options, warm_start)`` of its
+        backend (:mod:`solvers.backends`), started from what that backend kept of its
+        last run on the same data (:meth:`_kept`) and from the answer of the backend
+        before it; the chain certifies each answer on ``problem`` (polished if needed,
+        :func:`solvers.backends._answers.certified`). Sets ``backend_``,
+        ``solve_attempts_``, ``certificate_``, ``dual_gap_`` and ``n_iter_``;
+        ``problem_`` only when a CVXPY backend answered. ``stats``: what the planner
+        sees of the problem (:meth:`_stats`).
         """
         name = type(self).__name__
         self._plan_stats = stats  # what the planner saw (benchmarks/planner.py reads it)
@@ -268,25 +246,71 @@ class LinearModel(BaseEstimator):
         verbose = self.verbose
         if verbose:
             print(f"{shown}: planned {', '.join(step.backend for step in steps)}")
+        key = signature(problem.X, problem.y, problem.sample_weights())
+        outcomes = {}
+
+        def attempt(step, warm):
+            declared = backend(step.backend)
+            start = WarmStart(self._kept(declared, key), warm)
+            outcome = declared.run(problem, step.options, start)
+            if outcome.state is not None:
+                self._keep(declared, key, outcome.state)
+            outcomes[step.backend] = outcome
+            return outcome
+
+        def certify(outcome):
+            certificate, outcome.answer = certified(problem, outcome.answer)
+            return certificate
+
         try:
-            self.backend_, self.solve_attempts_ = run_chain(
+            self.backend_, self.solve_attempts_, outcome = run_chain(
                 steps, attempt, certify, what=f"{shown} problem", hint=hint,
-                tolerance=self.tol,
-                report=_print_attempt(shown) if verbose else None,
+                tolerance=self.tol, report=_print_attempt(shown) if verbose else None,
             )  # fmt: skip
         except SolverError as error:
             stopped = _stopped_at(error.attempts, self.max_iter)
-            if stopped is None:
+            answer = None if stopped is None else outcomes[stopped["backend"]].answer
+            if answer is None:
                 raise
-            self._keep_last_answer(error.attempts, stopped, certify)
-            return
+            return self._keep_last_answer(problem, error.attempts, stopped, answer)
         self.certificate_ = self.solve_attempts_[-1]["certificate"]
         self.dual_gap_ = self.certificate_.relative_gap
         self.n_iter_ = _iterations(self.solve_attempts_[-1])
+        if backend(self.backend_).cvxpy:
+            self.problem_ = compiled(outcome.state)
+        return outcome.answer
 
-    def _with_tolerance(self, certificate):
-        """``certificate`` judged at the estimator's ``tol`` (when given)."""
-        return certificate if self.tol is None else replace(certificate, tolerance=self.tol)
+    def _penalised_problem(self, X, y, sample_weight, weights, **fields):
+        """``(problem, kept)``: the :class:`solvers._problem.Problem` of the weighted
+        penalty on the features of finite weight (the others are excluded: their
+        coefficients are 0), with the other ``fields`` of the problem; ``kept`` indexes
+        those features (None when there is none: the problem is then the fit of the
+        constant model on one zero column, with a UserWarning)."""
+        finite = np.isfinite(weights)
+        kept = slice(None) if finite.all() else np.flatnonzero(finite)
+        if not finite.any():
+            warnings.warn(
+                f"every feature's weight is +inf, so {type(self).__name__} keeps no feature: "
+                "its model is the constant intercept_ (coef_ all 0).",
+                UserWarning,
+                stacklevel=5,
+            )
+            zero = (X.shape[0], 1)
+            columns = sp.csc_matrix(zero) if sp.issparse(X) else np.zeros(zero)
+            kept, weights = None, np.ones(1)
+        elif not finite.all():
+            columns, weights = X[:, kept], weights[kept]
+        else:
+            columns = X
+        problem = Problem(
+            self._MODEL, columns, y, sample_weight, LOSSES[self._LOSS], float(self.lam),
+            weights, tolerance=self._tolerance(), **fields,
+        )  # fmt: skip
+        return problem, kept
+
+    def _tolerance(self):
+        """The relative duality gap at which this estimator's answers are certified."""
+        return GAP_TOLERANCE if self.tol is None else self.tol
 
     def _controlled(self, steps):
         """The steps with ``tol``, ``max_iter`` and ``verbose`` set in each backend's
@@ -308,7 +332,7 @@ class LinearModel(BaseEstimator):
             controlled.append(replace(step, options=options))
         return controlled
 
-    def _keep_last_answer(self, attempts, stopped, certify):
+    def _keep_last_answer(self, problem, attempts, stopped, answer):
         """After ``max_iter`` stopped the library's backend (``stopped``, its record) and
         no other certified an answer: its answer, its (failing) certificate, and a
         ConvergenceWarning. An answer whose certificate holds after all (polished) is
@@ -316,19 +340,18 @@ class LinearModel(BaseEstimator):
         self.solve_attempts_ = attempts
         self.backend_ = stopped["backend"]
         self.n_iter_ = _iterations(stopped)
-        self.certificate_ = self._with_tolerance(certify())
+        self.certificate_, answer = certified(problem, answer)
         self.dual_gap_ = self.certificate_.relative_gap
-        if self.certificate_.holds:
-            return
-        warnings.warn(
-            f"{type(self).__name__} stopped at max_iter={self.max_iter} without a certified "
-            f"optimum (relative duality gap {self.dual_gap_:.2e}, tolerance "
-            f"{self.certificate_.tolerance:.0e}); the last answer is kept. Raise max_iter, "
-            "or leave it None for the backends' own caps.",
-            ConvergenceWarning,
-            stacklevel=4,
-        )
-
+        if not self.certificate_.holds:
+            warnings.warn(
+                f"{type(self).__name__} stopped at max_iter={self.max_iter} without a "
+                f"certified optimum (relative duality gap {self.dual_gap_:.2e}, tolerance "
+                f"{self.certificate_.tolerance:.0e}); the last answer is kept. Raise "
+                "max_iter, or leave it None for the backends' own caps.",
+                ConvergenceWarning,
+                stacklevel=5,
+            )
+        return answer
     def _stats(self, X, hardness, *, weighted, warm=False):
         """The planner's view of the problem on X (``weighted``: with sample weights)."""
         n, d = X.shape
@@ -343,67 +366,29 @@ class LinearModel(BaseEstimator):
             warm=warm,
         )
 
-    def _cvxpy_attempt(self, X, y, sample_weight, name, options):
-        """Solve the formulation on (X, y) with sample weights ``sample_weight`` (None:
-        all 1) with CVXPY's backend ``name``; read its answer.
-
-        Builds the problem (or reuses the compiled one when only DPP parameters
-        changed) and sets its parameters. After an optimal solve
-        ``_read_solution(problem, X, y, sample_weight)`` sets the fitted attributes.
-        """
-        from ._backends import cvxpy_attempt  # CVXPY: imported when a CVXPY backend runs
-
-        structure = {
-            k: v
-            for k, v in self.get_params(deep=False).items()
-            if k not in self._dpp_params and k not in ("solver", "solver_options")
-        }
-        # Weighted or not is structure (the weights themselves are Parameter values).
-        structure["weighted"] = sample_weight is not None
-        key = (fingerprint(X, y), repr(sorted(structure.items())))
-        problem = self.__dict__.get("_problem")
-        if problem is None or self.__dict__.get("_problem_key") != key:
-            problem = self._build_problem(X, y, sample_weight)
-        for parameter, value in self._parameter_values(X, y, sample_weight).items():
-            problem.param_dict[parameter].value = value
-        # Cached before solving: a retry with another backend on the same data reuses it.
-        self._problem, self._problem_key = problem, key
-        outcome = cvxpy_attempt(problem, name, options)
-        if outcome.status == "optimal":
-            self._read_solution(problem, X, y, sample_weight)
-            self.problem_ = problem
-        return outcome
-
-    def _warm_state(self, backend, key):
-        """What backend ``backend`` kept of its last answer on data with signature ``key``
-        (None with ``warm_start=False``)."""
-        if not self.warm_start:
+    def _kept(self, declared, key):
+        """What backend ``declared`` kept of its last run on data with signature ``key``
+        (None with ``warm_start=False``). A CVXPY backend's state (the compiled
+        formulation, the working sets) is kept whatever ``warm_start`` says: it
+        checks the data itself, and the formulation only saves compiling it again."""
+        kept = self.__dict__.get("_warm_states", {}).get(_slot(declared))
+        if kept is None:
             return None
-        kept = self.__dict__.get("_warm_states", {}).get(backend)
-        return kept[1] if kept is not None and kept[0] == key else None
+        if declared.cvxpy:
+            return kept[1]
+        return kept[1] if self.warm_start and kept[0] == key else None
 
-    def _has_warm_state(self, key):
-        """Whether some backend kept an answer on data with signature ``key`` (that a
-        warm start may use)."""
+    def _has_warm_state(self, problem):
+        """Whether one of the library's own backends kept an answer on the data of
+        ``problem`` (that a warm start may use)."""
         if not self.warm_start:
             return False
-        states = self.__dict__.get("_warm_states", {}).values()
-        return any(kept[0] == key for kept in states)
+        key = signature(problem.X, problem.y, problem.sample_weights())
+        states = self.__dict__.get("_warm_states", {})
+        return any(kept[0] == key for slot, kept in states.items() if slot != "CVXPY")
 
-    def _keep_warm_state(self, backend, key, state):
-        self.__dict__.setdefault("_warm_states", {})[backend] = (key, state)
-
-    def _descent_start(self, backend, key, warm):
-        """The start of a coordinate descent on working sets (``CD``, ``PROX_NEWTON``):
-        what it kept of its last answer on data with signature ``key``, with the chain's
-        warm start ``(coef, intercept)`` in place of that answer's point when given."""
-        start = self._warm_state(backend, key) or {}
-        return start if warm is None else {**start, "coef": warm[0], "intercept": warm[1]}
-
-    def _keep_descent(self, backend, key, result):
-        """Keep a coordinate descent's answer and working set for the next fit's start."""
-        state = {"coef": result.coef, "intercept": result.intercept}
-        self._keep_warm_state(backend, key, {**state, "working_set": result.working_set})
+    def _keep(self, declared, key, state):
+        self.__dict__.setdefault("_warm_states", {})[_slot(declared)] = (key, state)
 
     def _fit_weighted(self, X, y, sample_weight, fit):
         """``fit(X, y, sample_weight)`` with the samples of weight 0 dropped (weights of
@@ -431,52 +416,6 @@ class LinearModel(BaseEstimator):
                 setattr(self, name, full)
         if "support_" in self.__dict__:
             self.support_ = kept[self.support_]
-
-    def _certify(self, X, y, certificate=None):
-        """The certificate of the fitted attributes; polished first if the backend's fails.
-
-        ``_certificate(X, y)`` certifies the fitted attributes (unless ``certificate``,
-        theirs, is given); when it fails and the estimator has ``_polish(X, y)`` (the
-        exact solution on the pattern the backend found, :mod:`solvers._polish`), the
-        polished point is kept if its gap is smaller, the backend's point otherwise.
-        """
-        if certificate is None:
-            certificate = self._certificate(X, y)
-        if certificate.holds or not hasattr(self, "_polish"):
-            return certificate
-        saved = {k: v for k, v in self.__dict__.items() if k.endswith("_") and k[0] != "_"}
-        self._polish(X, y)
-        polished = self._certificate(X, y)
-        if polished.relative_gap < certificate.relative_gap:
-            return polished
-        self.__dict__.update(saved)
-        return certificate
-
-    def _polish_if_cheap(self, X, y, rows, columns):
-        """Polish a first-order backend's answer when that is cheap: exact where it costs
-        little.
-
-        A first-order backend stops at a relative gap of about 1e-7; the exact optimum
-        on its pattern (``_polish``) is one linear system in ``columns`` unknowns with a
-        dense block of ``rows x columns`` entries. When that block has at most
-        :data:`CHEAP_POLISH` entries and the system at most ``CHEAP_POLISH / 10`` (about
-        0.1 s of flops in all), it is solved, and kept when its gap is smaller. An answer
-        whose certificate already holds is kept as it is. Returns the certificate of the
-        answer kept (None when nothing was certified here), for the chain to reuse.
-        """
-        small = rows * columns <= CHEAP_POLISH and columns * columns <= CHEAP_POLISH / 10
-        if not small or not hasattr(self, "_polish"):  # CHEAP_POLISH read here: tests patch it
-            return None
-        before = self._with_tolerance(self._certificate(X, y))
-        if before.holds:  # a certified answer is not polished again
-            return before
-        saved = {k: v for k, v in self.__dict__.items() if k.endswith("_") and k[0] != "_"}
-        self._polish(X, y)
-        after = self._certificate(X, y)
-        if not (after.holds and after.relative_gap < before.relative_gap):
-            self.__dict__.update(saved)
-            return before
-        return after
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -604,7 +543,7 @@ class LinearModel(BaseEstimator):
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: pickling must not strip self
-        for name in ("problem_", "_problem", "_problem_key", "_warm_states"):
+        for name in ("problem_", "_warm_states"):
             state.pop(name, None)
         return state
 
@@ -670,13 +609,18 @@ def _fit_classifier(estimator, X, y, sample_weight):
     return estimator
 
 
-def optimal(message="", iterations=1, certificate=None, **record):
-    """The outcome of one of the library's own backends that returned its answer after
-    ``iterations`` (1 for a closed form); ``certificate``: the answer's, when the backend
-    computed it (the chain does not compute it again); ``record``: more entries for the
-    attempt's record (DUAL_CD's ``work``, the entries of X it read)."""
-    record = {"iterations": iterations, **record}
-    return Outcome("optimal", message, record=record, certificate=certificate)
+def scattered(coef, kept, n_features):
+    """The coefficients of every feature from those of the ``kept`` ones (0 elsewhere)."""
+    full = np.zeros(n_features)
+    if kept is not None:
+        full[kept] = coef
+    return full
+
+
+def _slot(declared):
+    """Where a backend's state is kept: one slot for all CVXPY solvers (they share the
+    compiled formulation), one per own backend."""
+    return "CVXPY" if declared.cvxpy else declared.name
 
 
 def _stopped_at(attempts, max_iter):
@@ -713,13 +657,6 @@ def _print_attempt(name):
         print(f"{name}: {record['backend']} {record['status']} in {seconds:.3g} s{gap}{verdict}")
 
     return report
-
-
-def own_options(options):
-    """The options of one of the library's own backends, as its function takes them:
-    without ``time_limit``, which bounds CVXPY's backends (the library's own are
-    bounded by their iteration options)."""
-    return {key: value for key, value in options.items() if key != "time_limit"}
 
 
 def fitted_scores(estimator, X):

@@ -30,8 +30,13 @@ class Outcome:
         iteration limit reached), ``"user_limit"`` (a time limit).
     message : str
         The backend's explanation, if any.
-    point : object, optional
-        The last point of a backend that stopped short, for the next one's warm start.
+    answer : solvers._problem.Answer, optional
+        The backend's answer (an optimal one, or the last point of one that stopped
+        short, which the next backend that takes a warm start starts from).
+    state : object, optional
+        What the backend keeps for its next run on the same data (its warm start:
+        multipliers, a working set, a compiled CVXPY problem), handed back to it as
+        ``warm_start.kept``.
     record : dict
         Extra entries for the attempt's record: ``iterations`` (what the backend
         counts: epochs, CG iterations, path breakpoints, LP rounds, the CVXPY solver's
@@ -44,9 +49,10 @@ class Outcome:
 
     status: str
     message: str = ""
-    point: object = None
+    answer: object = None
     record: dict = field(default_factory=dict)
     certificate: object = None
+    state: object = None
 
 
 def first_line(exc):
@@ -63,10 +69,11 @@ def run_chain(steps, attempt, certify, *, what, hint="", tolerance=None, report=
     steps : list of solvers._planner.Step
     attempt : callable
         ``attempt(step, warm) -> Outcome``: runs ``step.backend`` with ``step.options``,
-        starting from ``warm`` (the last point a stopped backend handed over, or None),
-        and sets the estimator's fitted attributes from its answer.
+        starting from ``warm`` (the answer of the last backend that ran, when this one
+        takes a warm start, else None).
     certify : callable
-        ``certify() -> Certificate`` of the fitted attributes, after an optimal attempt.
+        ``certify(outcome) -> Certificate`` of an optimal attempt's answer; it may
+        replace ``outcome.answer`` by a better one it certified (a polished point).
     what : str
         The problem, for the error message (e.g. ``"SVM2 problem"``).
     hint : str, optional
@@ -84,8 +91,10 @@ def run_chain(steps, attempt, certify, *, what, hint="", tolerance=None, report=
         One record per attempt: ``backend``, ``status``, ``message``, ``reason`` (why
         the planner put it there), ``wall_time``, CVXPY's ``compile_time`` and
         ``solve_time`` when it ran, ``certificate`` when one was computed, and
-        ``warm_start`` (the backend whose last point it started from) when it was
+        ``warm_start`` (the backend whose answer it started from) when it was
         handed one.
+    outcome : Outcome
+        The certified attempt's outcome (its ``answer``).
 
     Raises
     ------
@@ -129,18 +138,18 @@ def run_chain(steps, attempt, certify, *, what, hint="", tolerance=None, report=
         if handed is not None:
             record["warm_start"] = source
         attempts.append(record)
-        if outcome.point is not None:
-            warm, source = outcome.point, step.backend
+        if outcome.answer is not None:
+            warm, source = outcome.answer, step.backend
         if outcome.status == "optimal":
             try:
-                certificate = retoleranced(outcome.certificate or certify())
+                certificate = retoleranced(outcome.certificate or certify(outcome))
             except (ArithmeticError, ValueError, TypeError) as exc:  # no value read back
                 record["message"] = f"no certificate: {first_line(exc)}"
             else:
                 record["certificate"] = certificate
                 if certificate.holds:
                     finish(record, start)
-                    return step.backend, attempts
+                    return step.backend, attempts, outcome
                 record["message"] = "; ".join(filter(None, (outcome.message, str(certificate))))
         finish(record, start)
     raise SolverError(_failure_message(attempts, what, hint), attempts)

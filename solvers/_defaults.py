@@ -1,7 +1,7 @@
 """The default CVXPY chains and time limit, read by the registry and by the CVXPY attempts.
 
 A module of its own (no CVXPY import), so that :mod:`solvers._registry` (which
-declares the backends) and :mod:`solvers._backends` (which runs CVXPY's) both read
+declares the backends) and :mod:`solvers.backends._cvxpy_solvers` (which runs CVXPY's) both read
 these without importing each other.
 """
 

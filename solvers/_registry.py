@@ -1,8 +1,10 @@
-"""One declaration per backend: the models it solves, sample weights, its options.
+"""One declaration per backend: the models it solves, how it runs, its options.
 
 Every backend, CVXPY's and the library's own, is declared here once, as a
-:class:`Backend`: the models it solves (:data:`MODELS`), whether it takes sample
-weights and a warm start, and its options (name, default, meaning). An estimator
+:class:`Backend`: the models it solves (:data:`MODELS`), the function that runs it
+(``run(problem, options, warm_start) -> Outcome``, one module of
+:mod:`solvers.backends` each), whether it takes a warm start, and its options (name,
+default, meaning); its cost model is :mod:`solvers._costs`' row for it. An estimator
 accepts every backend declared for its model, by name and in any case; it names its
 valid backends when given another, and an option no backend of its chain declares
 is a ``ValueError`` naming the valid ones. The planner (:mod:`solvers._planner`)
@@ -12,6 +14,7 @@ orders the backends of a model by their cost estimates;
 
 import difflib
 import functools
+import importlib
 from dataclasses import dataclass, field
 
 from ._defaults import DEFAULT_BACKENDS, DEFAULT_TIME_LIMIT
@@ -100,7 +103,9 @@ class Backend:
         settings CVXPY passes through (read from the backend itself, see
         :func:`_cvxpy_settings`).
     cvxpy : bool
-        Whether it is a CVXPY solver (it solves the estimator's formulation).
+        Whether it is a CVXPY solver (it solves the problem's formulation,
+        :mod:`solvers.backends.cvxpy`).
+
     iterations : str or None
         The option an estimator's ``max_iter`` sets (its iteration cap), if any.
     tolerance : str or None
@@ -116,6 +121,18 @@ class Backend:
     cvxpy: bool = False
     iterations: str = None
     tolerance: str = None
+
+    def run(self, problem, options, warm_start):
+        """Run it on ``problem`` (a :class:`solvers._problem.Problem`) with ``options``
+        from ``warm_start`` (a :class:`solvers.backends.WarmStart`): an
+        :class:`solvers._chain.Outcome` holding its answer. The function is ``run`` of
+        the module ``solvers.backends.<name in lower case>`` (``solvers.backends.cvxpy``
+        for every CVXPY solver, given the solver's name)."""
+        module = "cvxpy" if self.cvxpy else self.name.lower()
+        run = importlib.import_module(f"solvers.backends.{module}").run
+        if self.cvxpy:
+            return run(problem, options, warm_start, name=self.name)
+        return run(problem, options, warm_start)
 
     def option_names(self):
         """The names of the options it takes (None: not known, CVXPY passes them on)."""
@@ -290,7 +307,7 @@ def _cvxpy_models(name, problem_classes):
 @functools.cache
 def _registry():
     """Name -> Backend: the library's own and every installed CVXPY backend."""
-    from ._backends import installed_classes  # CVXPY: imported on first use
+    from .backends._cvxpy_solvers import installed_classes  # CVXPY: imported on first use
 
     backends = {b.name: b for b in _OWN}
     for name, classes in installed_classes().items():
@@ -470,7 +487,7 @@ def check_chain(solver, model, estimator):
 
 
 def _cvxpy_solver_names():
-    from ._backends import known_solvers  # CVXPY: imported on first use
+    from .backends._cvxpy_solvers import known_solvers  # CVXPY: imported on first use
 
     return known_solvers()
 

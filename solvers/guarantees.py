@@ -49,9 +49,9 @@ from sparsify import Selection, spectral_distortion
 from sparsify.theory import bss_features, leverage_features
 from sparsify.utils import check_orthonormal, check_X, right_singular_vectors, signed_labels
 
-from ._backends import DEFAULT_BACKENDS, cvxpy_attempt
 from ._chain import run_chain
 from ._planner import Step
+from .backends._cvxpy_solvers import DEFAULT_BACKENDS, cvxpy_attempt
 from .certificates import GAP_TOLERANCE, _certificate
 from .exceptions import SolverError
 from .formulations import gram
@@ -794,7 +794,7 @@ def _unit_ball(X):
     problem = _ball_dual(X)
     found = {}
 
-    def certify():
+    def certify(outcome):
         found["center"], found["certificate"] = _ball_certificate(
             X, sq, problem.var_dict["lam"].value
         )

@@ -23,16 +23,9 @@ from ._base import (
     NONNEGATIVE,
     POSITIVE,
     LinearModel,
-    optimal,
-    own_options,
-    signature,
-    weights_or_ones,
 )
-from ._chain import Outcome
-from ._ridge_closed_form import CLOSED_FORM, ridge_closed_form
-from .certificates import ridge_certificate, scale_rows
-from .exceptions import SolverError
-from .formulations import ridge, rlsc
+from ._losses import SQUARES
+from ._problem import Problem
 
 __all__ = ["RLSC", "RidgeRegression"]
 
@@ -52,91 +45,23 @@ class _RidgeFit(LinearModel):
 
         return fit_ridge(self, X, y, sample_weight, classifier=is_classifier(self))
 
-    def _parameter_values(self, X, y, s):
-        values = {"lam": self.lam}
-        if s is not None:
-            values["sample_weight"] = s
-        return values
-
-    def _build_problem(self, X, y, s):
-        if is_classifier(self):
-            return rlsc(X, y, sample_weight=s)
-        form = "dual" if X.shape[1] > X.shape[0] else "primal"
-        return ridge(X, y, form=form, sample_weight=s)
-
     def _fit_problem(self, X, y, s):
+        """The problem ``||y - X beta||^2 + lam ||beta||^2`` (sample weights s), solved by
+        the planned chain; ``dual_coef_`` when the backend found it (``beta = X'x``)."""
         entries = X.data if sp.issparse(X) else X
         mean = float(np.vdot(entries, entries)) / max(X.shape[1], 1)  # of the squared norms
         hardness = np.log1p(mean / self.lam) if self.lam > 0 else np.log1p(mean * 1e12)
-        self._solve_planned(
-            self._stats(X, hardness, weighted=s is not None),
-            lambda step, warm: self._attempt(X, y, s, step, warm),
-            lambda: self._ridge_certificate(X, y, s),
-        )
-        self.intercept_ = 0.0
-
-    def _attempt(self, X, y, s, step, warm):
-        if step.backend == CLOSED_FORM:
-            return self._run_closed_form(X, y, s)
-        if step.backend == "CG":
-            return self._run_conjugate_gradients(X, y, s, step.options)
-        return self._cvxpy_attempt(X, y, s, step.backend, step.options)
-
-    def _run_conjugate_gradients(self, X, y, s, options):
-        """Conjugate gradients on the normal equations (:func:`solvers._ridge_cg.ridge_cg`),
-        from the last fit's coefficients on the same data."""
-        from ._ridge_cg import ridge_cg
-
-        if self.lam == 0:
-            return Outcome("error", "CG needs lam > 0: least squares has no unique answer")
-        key = signature(X, y, weights_or_ones(s, X.shape[0]))
-        result = ridge_cg(
-            X, y, self.lam, sample_weight=s,
-            **(self._warm_state("CG", key) or {}), **own_options(options),
+        problem = Problem(
+            "ridge", X, y, s, SQUARES, 2.0 * self.lam, np.ones(X.shape[1]), l1_ratio=0.0,
+            fit_intercept=False, form="rlsc" if is_classifier(self) else None,
+            tolerance=self._tolerance(),
         )  # fmt: skip
-        self._keep_warm_state("CG", key, {"coef": result.coef, "dual_coef": result.dual_coef})
-        self.coef_, self.dual_coef_, self.intercept_ = result.coef, result.dual_coef, 0.0
-        # result.certificate is _ridge_certificate's (of coef_ and dual_coef_).
-        message = "" if result.converged else f"not converged in {result.iterations}"
-        return Outcome(
-            "optimal", message, certificate=result.certificate,
-            record={"iterations": result.iterations},
-        )  # fmt: skip
-
-    def _run_closed_form(self, X, y, s):
-        """:func:`ridge_closed_form` on the rows scaled by ``sqrt(s_i)``."""
-        rows, targets = (X, y) if s is None else scale_rows(X, y, s)
-        try:
-            self.dual_coef_, self.coef_, _, routes = ridge_closed_form(rows, targets, self.lam)
-        except SolverError as error:
-            last = error.attempts[-1]
-            return Outcome("uncertified", str(error), certificate=last.get("certificate"))
-        if s is not None:  # beta = (sqrt(S) X)'x = X'(sqrt(s) x)
-            self.dual_coef_ = np.sqrt(s) * self.dual_coef_
-        self.intercept_ = 0.0
-        return optimal(f"route: {routes[-1]['backend']}")
-
-    def _read_solution(self, problem, X, y, s):
-        """Set ``coef_`` (and ``dual_coef_`` for the dual form) from a solved problem."""
-        if "x" in problem.var_dict:
-            self.dual_coef_ = np.asarray(problem.var_dict["x"].value, dtype=float)
-            self.coef_ = np.asarray(X.T @ self.dual_coef_).ravel()
-        else:
-            self.coef_ = np.asarray(problem.var_dict["beta"].value, dtype=float)
+        answer = self._solve(problem, self._stats(X, hardness, weighted=s is not None))
+        self.coef_, self.intercept_ = np.asarray(answer.coef, dtype=float), 0.0
+        if answer.dual is None:
             self.__dict__.pop("dual_coef_", None)
-        self.intercept_ = 0.0
-
-    def _ridge_certificate(self, X, y, s):
-        """The duality gap of ``coef_`` (:func:`solvers.certificates.ridge_certificate`),
-        with ``dual_coef_`` as a second dual point when the backend found one."""
-        return ridge_certificate(
-            X,
-            y,
-            self.coef_,
-            self.lam,
-            dual_coef=self.__dict__.get("dual_coef_"),
-            sample_weight=s,
-        )
+        else:
+            self.dual_coef_ = answer.dual
 
     @property
     def objective_(self):

@@ -17,7 +17,7 @@ from solvers import (
     WeightedLasso,
     available_backends,
 )
-from solvers._backends import installed_classes
+from solvers.backends._cvxpy_solvers import installed_classes
 from sparsify.datasets import make_bhattacharyya
 
 ESTIMATORS = [
@@ -183,7 +183,7 @@ def test_retry_after_solver_error_reuses_the_compiled_problem(ionosphere):
     with pytest.raises(SolverError):
         est.fit(X, y)
     assert not hasattr(est, "problem_")  # not exposed: nothing was solved
-    compiled = est._problem
+    compiled = est._warm_states["CVXPY"][1]["compiled"][1]  # the CVXPY backends' kept state
     est.set_params(solver="HIGHS").fit(X, y)
     assert est.problem_ is compiled and est.backend_ == "HIGHS"
 

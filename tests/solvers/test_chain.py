@@ -28,7 +28,7 @@ from solvers import (
     WeightedLasso,
     available_backends,
 )
-from solvers._backends import ACCURACY_OPTIONS, DEFAULT_TIME_LIMIT, TIME_LIMIT_OPTIONS
+from solvers.backends._cvxpy_solvers import ACCURACY_OPTIONS, DEFAULT_TIME_LIMIT, TIME_LIMIT_OPTIONS
 from solvers.certificates import GAP_TOLERANCE, Certificate, lasso_certificate, svm2_certificate
 from solvers.path import lasso_path
 

@@ -62,7 +62,7 @@ def test_pickled_estimator_predicts_the_same_and_refits(est, ionosphere):
     had_problem = "problem_" in vars(est)
     restored = pickle.loads(pickle.dumps(est))
     assert ("problem_" in vars(est)) == had_problem  # pickling does not strip the original
-    assert not {"problem_", "_problem"} & set(vars(restored))  # compiled problem not pickled
+    assert not {"problem_", "_warm_states"} & set(vars(restored))  # compiled problem not pickled
     np.testing.assert_array_equal(restored.predict(X), est.predict(X))
     restored.fit(X, y)  # and is rebuilt by the next fit (when a CVXPY backend solves it)
     assert restored.backend_ == est.backend_

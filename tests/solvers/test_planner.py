@@ -11,8 +11,8 @@ import pytest
 from sklearn.base import clone
 from sklearn.linear_model import Lasso
 
-import solvers._base as base
 import solvers._costs as costs
+import solvers.backends._answers as answers
 from benchmarks._text import text_like, text_regression_target
 from solvers import (
     L1SVM,
@@ -123,7 +123,7 @@ def test_each_own_option_changes_what_the_backend_does(
     """A budget too small stops the backend (its attempt says so); a loose tol stops it
     at a larger gap than the default's (the exact polish of small answers switched off,
     so that the backend's own answer shows)."""
-    monkeypatch.setattr(base, "CHEAP_POLISH", 0)
+    monkeypatch.setattr(answers, "CHEAP_POLISH", 0)
     X, labels, target = text
     y = target if type(est) in (WeightedLasso, RidgeRegression) else labels
     default = clone(est).set_params(solver=name).fit(X, y)

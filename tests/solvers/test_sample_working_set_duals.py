@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from solvers import L2SVM, SVMDual
-from solvers._sample_working_set import many_samples
+from solvers.backends._working_sets import many_samples
 from solvers.guarantees import margin
 
 

@@ -10,14 +10,13 @@ import scipy.sparse as sp
 from sklearn.linear_model import Lasso
 from sklearn.svm import SVC
 
-import solvers._l1_models as l1_models
-import solvers._sample_working_set as sample_working_set
+import solvers.backends._working_sets as working_sets
 from solvers import L1SVM, L2SVM, SVM2, SVMDual, WeightedLasso
 
 
 def _working_set(fitted, which):
-    """The working set the CVXPY backend last used (``which``: "FEATURES" or "SAMPLES")."""
-    return fitted._warm_states[which][1]
+    """The working set the CVXPY backend last used (``which``: "features" or "samples")."""
+    return fitted._warm_states["CVXPY"][1][which][1]
 
 
 def _wide(seed=0, n=40, d=600):
@@ -45,7 +44,7 @@ def test_feature_working_set_equals_the_exact_path(est, regression):
     weights[5] = 0.0  # unpenalised: always in the working set
     weights[:2] = [0.5, np.inf]
     fitted = est.set_params(weights=weights).fit(X, y)
-    working = _working_set(fitted, "FEATURES")  # indices among the 599 kept features
+    working = _working_set(fitted, "features")  # indices among the 599 kept features
     assert working.size < X.shape[1] and 4 in working.tolist()  # feature 5, after 1 is dropped
     assert fitted.certificate_.holds and np.ravel(fitted.coef_)[1] == 0.0
     exact = type(est)(lam=est.lam, weights=weights, solver="homotopy").fit(X, y)
@@ -55,7 +54,7 @@ def test_feature_working_set_equals_the_exact_path(est, regression):
 
 def test_feature_working_set_grows_when_the_start_misses_a_feature(monkeypatch):
     # A start of 2 features cannot hold the solution: the loop must add violators.
-    monkeypatch.setattr(l1_models, "_WS_MIN_FEATURES", 10)
+    monkeypatch.setattr(working_sets, "_WS_MIN_FEATURES", 10)
     X, _, target = _wide(seed=1, n=30, d=80)
     fitted = WeightedLasso(lam=1.0, solver="CLARABEL").fit(X, target)
     assert fitted.certificate_.holds
@@ -83,10 +82,10 @@ def _separable(seed=0, n=3000, d=4):
 def test_sample_working_set_equals_the_full_problem(est, monkeypatch):
     X, y = _separable()
     fitted = est.fit(X, y)
-    working = _working_set(fitted, "SAMPLES")
+    working = _working_set(fitted, "samples")
     assert working.size < X.shape[0]  # few samples are inside the margin
     assert fitted.certificate_.holds and fitted.alpha_.shape == (X.shape[0],)
-    monkeypatch.setattr(sample_working_set, "_WS_MIN_SAMPLES", 10**9)  # the formulation on all rows
+    monkeypatch.setattr(working_sets, "_WS_MIN_SAMPLES", 10**9)  # the formulation on all rows
     full = type(est)(**est.get_params()).fit(X, y)
     np.testing.assert_allclose(np.ravel(fitted.coef_), np.ravel(full.coef_), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(fitted.objective_, full.objective_, rtol=1e-7)

@@ -1,7 +1,8 @@
 """CVXPY's backends: which are installed, one attempt with each, their time limits and accuracy.
 
-A CVXPY backend solves an estimator's formulation (:mod:`solvers.formulations`); it
-is one attempt of a planned chain (:mod:`solvers._chain`), which accepts its answer
+A CVXPY backend solves the problem's formulation (:mod:`solvers.formulations`,
+through :mod:`solvers.backends.cvxpy`); it is one attempt of a planned chain
+(:mod:`solvers._chain`), which accepts its answer
 only when the backend says ``"optimal"`` *and* the certificate of
 :mod:`solvers.certificates` holds. Each attempt has a time limit and, unless the
 user sets them, tolerances tighter than the backend's defaults.
@@ -14,9 +15,9 @@ import cvxpy as cp
 from cvxpy.constraints import SOC, ExpCone
 from cvxpy.reductions.solvers import defines
 
-from ._chain import Outcome, first_line
-from ._defaults import DEFAULT_BACKENDS, DEFAULT_TIME_LIMIT
-from ._highs import silence_highs_banner
+from .._chain import Outcome, first_line
+from .._defaults import DEFAULT_BACKENDS, DEFAULT_TIME_LIMIT
+from .._highs import silence_highs_banner
 
 __all__ = [
     "DEFAULT_BACKENDS",

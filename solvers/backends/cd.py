@@ -1,0 +1,41 @@
+"""``CD``: coordinate descent on working sets of features with Anderson acceleration.
+
+SVM2 and the lasso (004 eq. 7 and 3) by :func:`solvers._coordinate_descent.l1_coordinate_descent`,
+from the last run's answer and working set on the same data, or from the answer of a
+backend that stopped before it.
+"""
+
+import numpy as np
+
+from .._chain import Outcome
+from ..certificates import GAP_TOLERANCE
+from . import descent_start, kept_descent, own_options
+from ._answers import complete, polish_if_cheap
+
+__all__ = ["run"]
+
+
+def run(problem, options, warm_start):
+    """Coordinate descent on ``problem``: see the module docstring. An answer that
+    converged is polished when cheap (:func:`solvers.backends._answers.polish_if_cheap`)."""
+    from .._coordinate_descent import l1_coordinate_descent
+
+    X = problem.X
+    result = l1_coordinate_descent(
+        X, problem.y, problem.lam, problem.weights, loss=problem.loss.name,
+        sample_weight=problem.sample_weight, **descent_start(warm_start), **own_options(options),
+    )  # fmt: skip
+    answer, state = complete(problem, result.coef, result.intercept), kept_descent(result)
+    record = {"iterations": result.iterations}
+    if not result.converged and result.relative_gap > GAP_TOLERANCE:
+        return Outcome(
+            "max_iter",
+            f"not converged in {result.iterations} rounds (relative duality gap "
+            f"{result.relative_gap:.2e})",
+            answer=answer, record=record, state=state,
+        )  # fmt: skip
+    certificate, answer = polish_if_cheap(
+        problem, answer, X.shape[0], np.count_nonzero(result.coef)
+    )
+    message = "" if result.converged else f"not converged in {result.iterations} rounds"
+    return Outcome("optimal", message, answer, record, certificate, state)

@@ -1,0 +1,50 @@
+"""``DUAL_CD``: the 2-norm SVMs' dual coordinate descent (Hsieh et al. 2008), exact intercept.
+
+Solves 001 eq. 2 (the hinge) and its squared-hinge variant over the multipliers
+(:func:`solvers._dual_cd.dual_coordinate_descent`), from the last run's multipliers on
+the same data (clipped into the box of a new C).
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._chain import Outcome
+from .._problem import Answer
+from . import own_options
+from ._answers import polish_if_cheap
+
+__all__ = ["run"]
+
+
+def run(problem, options, warm_start):
+    """Dual coordinate descent on ``problem`` (a 2-norm SVM): see the module docstring.
+
+    An answer that stopped at its epoch cap is polished on its support-vector pattern
+    when that is cheap (:func:`solvers.backends._answers.polish_if_cheap`); it is
+    ``"max_iter"`` if still above the problem's tolerance.
+    """
+    from .._dual_cd import dual_coordinate_descent
+
+    X, y = problem.X, problem.y
+    boxes = problem.C * problem.sample_weights()
+    rows = X
+    if sp.issparse(X) and not (X.format == "csr" and X.has_canonical_format):
+        rows = X.tocsr(copy=True)
+        rows.sum_duplicates()  # the kernel reads each row's entries once
+    result = dual_coordinate_descent(
+        rows, y, boxes, loss=problem.loss.name, **(warm_start.kept or {}), **own_options(options)
+    )
+    state = {"alpha": result.alpha, "intercept": result.intercept, "spread": result.spread}
+    answer = Answer(np.asarray(result.coef, dtype=float), float(result.intercept), result.alpha)
+    free = np.count_nonzero((result.alpha > 0) & (result.alpha < boxes))
+    certificate, answer = polish_if_cheap(problem, answer, X.shape[1], free)
+    gap = result.relative_gap if certificate is None else certificate.relative_gap
+    record = {"iterations": result.epochs, "work": result.work}
+    if not result.converged and gap > problem.tolerance:
+        return Outcome(
+            "max_iter",
+            f"not converged in {result.epochs} epochs (relative duality gap {gap:.2e})",
+            answer=answer, record=record, certificate=certificate, state=state,
+        )  # fmt: skip
+    message = "" if result.converged else f"not converged in {result.epochs} epochs"
+    return Outcome("optimal", message, answer, record, certificate, state)

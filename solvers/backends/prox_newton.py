@@ -1,0 +1,34 @@
+"""``PROX_NEWTON``: proximal Newton with coordinate descent on working sets of features.
+
+The elastic-net logistic regression as glmnet and skglm solve it
+(:func:`solvers._logistic_cd.logistic_prox_newton`), from the last run's answer and
+working set on the same data, or from the answer of a backend that stopped before it.
+"""
+
+from .._chain import Outcome
+from .._problem import Answer
+from ..certificates import GAP_TOLERANCE
+from . import descent_start, kept_descent, own_options
+
+__all__ = ["run"]
+
+
+def run(problem, options, warm_start):
+    """Proximal Newton on ``problem`` (the logistic loss): see the module docstring."""
+    from .._logistic_cd import logistic_prox_newton
+
+    result = logistic_prox_newton(
+        problem.X, problem.y, problem.lam, problem.weights, l1_ratio=problem.l1_ratio,
+        sample_weight=problem.sample_weight, **descent_start(warm_start), **own_options(options),
+    )  # fmt: skip
+    answer, state = Answer(result.coef, float(result.intercept)), kept_descent(result)
+    record = {"iterations": result.iterations}
+    if not result.converged and result.relative_gap > GAP_TOLERANCE:
+        return Outcome(
+            "max_iter",
+            f"not converged in {result.iterations} working sets (relative duality gap "
+            f"{result.relative_gap:.2e})",
+            answer=answer, record=record, state=state,
+        )  # fmt: skip
+    message = "" if result.converged else f"not converged in {result.iterations} working sets"
+    return Outcome("optimal", message, answer, record, state=state)
