@@ -22,7 +22,7 @@ of features), :mod:`~solvers.backends.prox_newton` (logistic regression),
 
 from dataclasses import dataclass
 
-__all__ = ["WarmStart", "descent_start", "kept_descent", "own_options"]
+__all__ = ["WarmStart", "descent_start", "descent_status", "kept_descent", "own_options"]
 
 
 @dataclass(frozen=True)
@@ -62,3 +62,18 @@ def descent_start(warm_start):
 def kept_descent(result):
     """What a coordinate descent keeps for the next run: its point and working set."""
     return {"coef": result.coef, "intercept": result.intercept, "working_set": result.working_set}
+
+
+def descent_status(result, unit):
+    """``(status, message)`` of a descent's result: ``"max_iter"`` when it stopped at its
+    cap with a relative gap above the certificate's tolerance, else ``"optimal"`` (with
+    a note when it stopped at its cap within that tolerance). ``unit``: what its
+    iterations count."""
+    from ..certificates import GAP_TOLERANCE
+
+    if result.converged:
+        return "optimal", ""
+    stopped = f"not converged in {result.iterations} {unit}"
+    if result.relative_gap > GAP_TOLERANCE:
+        return "max_iter", f"{stopped} (relative duality gap {result.relative_gap:.2e})"
+    return "optimal", stopped

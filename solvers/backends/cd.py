@@ -8,8 +8,7 @@ backend that stopped before it.
 import numpy as np
 
 from .._chain import Outcome
-from ..certificates import GAP_TOLERANCE
-from . import descent_start, kept_descent, own_options
+from . import descent_start, descent_status, kept_descent, own_options
 from ._answers import complete, polish_if_cheap
 
 __all__ = ["run"]
@@ -26,16 +25,9 @@ def run(problem, options, warm_start):
         sample_weight=problem.sample_weight, **descent_start(warm_start), **own_options(options),
     )  # fmt: skip
     answer, state = complete(problem, result.coef, result.intercept), kept_descent(result)
-    record = {"iterations": result.iterations}
-    if not result.converged and result.relative_gap > GAP_TOLERANCE:
-        return Outcome(
-            "max_iter",
-            f"not converged in {result.iterations} rounds (relative duality gap "
-            f"{result.relative_gap:.2e})",
-            answer=answer, record=record, state=state,
-        )  # fmt: skip
-    certificate, answer = polish_if_cheap(
-        problem, answer, X.shape[0], np.count_nonzero(result.coef)
-    )
-    message = "" if result.converged else f"not converged in {result.iterations} rounds"
-    return Outcome("optimal", message, answer, record, certificate, state)
+    status, message = descent_status(result, "rounds")
+    certificate = None
+    if status == "optimal":
+        rows, columns = X.shape[0], np.count_nonzero(result.coef)
+        certificate, answer = polish_if_cheap(problem, answer, rows, columns)
+    return Outcome(status, message, answer, {"iterations": result.iterations}, certificate, state)

@@ -7,8 +7,7 @@ working set on the same data, or from the answer of a backend that stopped befor
 
 from .._chain import Outcome
 from .._problem import Answer
-from ..certificates import GAP_TOLERANCE
-from . import descent_start, kept_descent, own_options
+from . import descent_start, descent_status, kept_descent, own_options
 
 __all__ = ["run"]
 
@@ -22,13 +21,5 @@ def run(problem, options, warm_start):
         sample_weight=problem.sample_weight, **descent_start(warm_start), **own_options(options),
     )  # fmt: skip
     answer, state = Answer(result.coef, float(result.intercept)), kept_descent(result)
-    record = {"iterations": result.iterations}
-    if not result.converged and result.relative_gap > GAP_TOLERANCE:
-        return Outcome(
-            "max_iter",
-            f"not converged in {result.iterations} working sets (relative duality gap "
-            f"{result.relative_gap:.2e})",
-            answer=answer, record=record, state=state,
-        )  # fmt: skip
-    message = "" if result.converged else f"not converged in {result.iterations} working sets"
-    return Outcome("optimal", message, answer, record, state=state)
+    status, message = descent_status(result, "working sets")
+    return Outcome(status, message, answer, {"iterations": result.iterations}, state=state)
