@@ -67,7 +67,7 @@ from .exceptions import SolverError
 #: Parameter constraints shared by every estimator: a backend name or a list, and options.
 BACKEND_CONSTRAINTS = {"solver": [None, str, list, tuple], "solver_options": [None, dict]}
 #: The controls scikit-learn users know: the certificate's tolerance, an iteration cap,
-#: progress and warm starts (:meth:`LinearModel._solve_planned`).
+#: progress and warm starts (:meth:`LinearModel._solve`).
 CONTROL_CONSTRAINTS = {
     "tol": [None, Interval(Real, 0, 1, closed="neither")],
     "max_iter": [None, Interval(Integral, 1, None, closed="left")],

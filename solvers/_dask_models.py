@@ -324,7 +324,7 @@ def fit_lasso(estimator, X, y, sample_weight):
 
 def fit_on_samples(estimator, X, y, sample_weight):
     """Fit ``SVMDual``, ``L2SVM``, ``L1SVM`` or ``SVM2`` on a Dask X through a working set
-    of samples (Vapnik's chunking, as :mod:`solvers._sample_working_set` in memory).
+    of samples (Vapnik's chunking, as :mod:`solvers.backends._working_sets` in memory).
 
     Only the samples on or inside the margin (``y_i f_i <= 1``) carry a loss or a
     multiplier. The rows of a first working set (``FIRST_SAMPLES``, both classes in

@@ -5,19 +5,19 @@
 unpenalised, ``+inf`` excluded) and how a fit runs, all in :class:`WeightedL1Model`;
 the estimators only declare their loss (``_LOSS``: the hinge of eq. 6, the squared
 hinge of eq. 7, the squares of eq. 3), model key, exact path and whether their
-weights are adaptive:
+weights are adaptive. A fit builds one :class:`solvers._problem.Problem`:
 
-1. the features of infinite weight are left out (their coefficients are 0) and the
-   offset columns centred (a Unix timestamp; exact with the free intercept,
-   :func:`solvers._columns.centre_offset_columns`);
+1. on the features of finite weight (the others' coefficients are 0), the offset
+   columns centred (a Unix timestamp; exact with the free intercept,
+   :func:`solvers._columns.centre_offset_columns`), for the lasso with many samples
+   on a factor of the centred Gram matrix;
 2. above lam_max the closed form (every coefficient 0, the best intercept);
-3. otherwise the planned chain (:mod:`solvers._planner`) over the model's backends:
-   the library's own (``"CD"``, ``"HOMOTOPY"``, ``"COLUMN_GENERATION"``), which take
-   the data as it is, and CVXPY's, which solve the formulation on equilibrated
-   columns (unit norms, weights divided by them: the same problem, but a backend no
-   longer sees a column at 1e12 beside one at 1), on a working set of features when
-   there are many more features than samples and on a working set of samples when
-   there are many samples.
+3. otherwise the planned chain (:mod:`solvers._planner`) over the model's backends
+   (:mod:`solvers.backends`): the library's own (``"CD"``, ``"HOMOTOPY"``,
+   ``"COLUMN_GENERATION"``), which take the data as it is, and CVXPY's, which solve
+   the formulation on equilibrated columns (unit norms, weights divided by them: the
+   same problem, but a backend no longer sees a column at 1e12 beside one at 1), on
+   working sets of features and samples when there are many.
 """
 
 import math

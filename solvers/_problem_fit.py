@@ -8,7 +8,7 @@ model) and ``_LOSS`` (a key of :data:`solvers._losses.LOSSES`), with the paramet
 weight, the sample weights with zeros dropped), runs the planned chain on it and sets
 the fitted attributes from the certified answer (:meth:`solvers._problem.Problem.certificate`).
 Nothing about the problem lives on the estimator while it is solved; the warm starts
-and the compiled CVXPY problem of the last fit do (:meth:`LinearModel._warm_state`).
+and the compiled CVXPY problem of the last fit do (:meth:`LinearModel._kept`).
 :class:`solvers.SparseLogisticRegression` is built on it (docs/architecture.md,
 "Adding a model").
 """

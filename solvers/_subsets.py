@@ -1,7 +1,7 @@
 """The first working set of samples: a fixed subset with both classes in proportion.
 
 The hinge-loss models solve on a growing set of samples, in memory
-(:mod:`solvers._sample_working_set`) and on a Dask X (:mod:`solvers._dask_models`);
+(:mod:`solvers.backends._working_sets`) and on a Dask X (:mod:`solvers._dask_models`);
 both start from this subset.
 """
 
