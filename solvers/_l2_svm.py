@@ -97,30 +97,6 @@ class TwoNormSVM(LinearModel):
         (:func:`solvers._dask_models.fit_on_samples`)."""
         return fit_on_samples(self, X, y, sample_weight)
 
-    def _expected_failed_checks(self):
-        """The scikit-learn checks the hinge-loss SVMs fail by design, each with its
-        reason: pass them to ``check_estimator(est,
-        expected_failed_checks=est._expected_failed_checks())``.
-
-        Returns
-        -------
-        dict of str to str
-            Check name to the reason it fails.
-        """
-        if getattr(self, "loss", "hinge") != "hinge":
-            return {}
-        reason = (
-            "weights equal repeated rows to the certificate's tolerance (tol, a relative "
-            "duality gap of 1e-6 by default; a certified answer is not polished further): "
-            "the decision values agree to about 2e-8, not to the check's rtol of 1e-7; with "
-            "tol=1e-12 the check passes (tests/solvers/test_sample_weight.py checks the "
-            "weighted certificate at the repeated rows' optimum)."
-        )
-        return {
-            "check_sample_weight_equivalence_on_dense_data": reason,
-            "check_sample_weight_equivalence_on_sparse_data": reason,
-        }
-
     @property
     def _LOSS(self):
         """The loss: ``loss`` (L2SVM), else the hinge (SVMDual, 001 eq. 2)."""
