@@ -32,7 +32,9 @@ sparse models with skglm"):
    the h-weighted mean of column j, which leaves ``1'(g + H z)`` (the model's
    derivative in b) at 0 once an exact intercept step has set it there (as the lasso's
    centred steps of :mod:`solvers._coordinate_descent`; word counts are nonnegative
-   and frequent words nearly collinear with the constant). Every :data:`FACE_AFTER`
+   and frequent words nearly collinear with the constant). The passes are accelerated
+   as that module's (Anderson extrapolation of the last iterates every
+   ``ANDERSON_K`` passes, kept if it lowers the model). Every :data:`FACE_AFTER`
    passes that leave the model unsolved (duplicated or nearly collinear columns, where
    the passes crawl), a *face step* minimises the model exactly on the face of the
    current signs, by a dense solve of the reduced system ``[X_S 1]' H [X_S 1]`` and an
@@ -66,8 +68,10 @@ import scipy.sparse as sp
 from numba import njit
 
 from ._coordinate_descent import (
+    ANDERSON_K,
     FIRST_FEATURES,
     CoordinateDescentResult,
+    _anderson_weights,
     _column_arrays,
     _column_layout,
     _span,
@@ -185,7 +189,7 @@ def logistic_prox_newton(
     # one mask are held (on a 2000 x 200000 corpus each such vector is 1.5 MiB, about
     # two thirds of X's own size).
     strength, ridge = lam * l1_ratio, lam * (1.0 - l1_ratio)
-    norms = _norms(X)
+    norms, counts = _norms(X)
     movable = np.isfinite(weights) & (norms > 0)
     if coef is None:
         coef = np.zeros(d)
@@ -239,7 +243,7 @@ def logistic_prox_newton(
         )  # fmt: skip
         # The kernel reads the working set's columns, copied in its layout (CSC or
         # Fortran order): O(nnz of those columns), never a copy of X.
-        columns = _columns_of(X, working)
+        columns = _columns_of(X, working, counts)
         local = coef[working]
         intercept, spent = _solve_working_set(
             *columns, y, s, fitted, local, intercept, weights[working], strength, ridge,
@@ -379,39 +383,36 @@ def _most_violating(violations, norms, movable, count):
     return chosen[:size]
 
 
-def _columns_of(X, working):
+def _columns_of(X, working, counts):
     """``(data, indices, indptr, dense)`` of the columns ``working`` of X, as the kernel
-    reads columns (CSC, or a Fortran-ordered block), copied in O(nnz(X)) time and
-    O(nnz of those columns) memory."""
+    reads columns (CSC, or a Fortran-ordered block), copied in one pass over X and
+    O(nnz of those columns) memory (``counts``: a CSR matrix's entries per column)."""
     if not sp.issparse(X):
         return _column_arrays(np.asfortranarray(X[:, working]))
     if X.format == "csc":
         return _column_arrays(_column_layout(X[:, working]))
-    data, rows, indptr = _csr_columns(X.data, X.indices, X.indptr, working, X.shape[1])
+    data, rows, indptr = _csr_columns(X.data, X.indices, X.indptr, working, counts)
     return data, rows, indptr, False
 
 
 @njit(cache=True)
-def _csr_columns(data, indices, indptr, working, d):
-    """The columns ``working`` of a CSR matrix as CSC arrays (rows sorted in each).
+def _csr_columns(data, indices, indptr, working, counts):
+    """The columns ``working`` of a CSR matrix as CSC arrays (rows sorted in each), in
+    one pass over X (the columns' sizes are ``counts[working]``).
 
-    Two passes over X without a branch on whether an entry is kept (half of a text
-    corpus's entries may be, at random: a branch mispredicted on each): an entry of
-    another column is counted in, and written to, one spare place.
+    Without a branch on whether an entry is kept (half of a text corpus's entries may
+    be, at random: a branch mispredicted on each): an entry of another column is written
+    to one spare place.
     """
-    slot = np.zeros(d, dtype=np.int32)  # 1 + the place in working, 0 for the others
-    for q in range(working.size):
-        slot[working[q]] = q + 1
-    counts = np.zeros(working.size + 1, dtype=np.int64)
-    for k in range(data.size):
-        counts[slot[indices[k]]] += 1
-    total = data.size - counts[0]
+    slot = np.zeros(counts.size, dtype=np.int32)  # 1 + the place in working, 0: others
     starts = np.zeros(working.size + 1, dtype=np.int64)
     fill = np.empty(working.size + 1, dtype=np.int64)
-    fill[0] = total  # the spare place, past the kept entries
     for q in range(working.size):
+        slot[working[q]] = q + 1
         fill[q + 1] = starts[q]
-        starts[q + 1] = starts[q] + counts[q + 1]
+        starts[q + 1] = starts[q] + counts[working[q]]
+    total = starts[working.size]
+    fill[0] = total  # the spare place, past the kept entries
     out_data = np.empty(total + 1)
     out_rows = np.empty(total + 1, dtype=np.int32)
     for i in range(indptr.size - 1):
@@ -437,22 +438,25 @@ def _fit_of_columns(data, indices, indptr, dense, coef, intercept, fitted):
 
 
 def _norms(X):
-    """The column norms, without a temporary of X's size."""
+    """The column norms, without a temporary of X's size, and for a CSR matrix its
+    entries per column (None for the other layouts)."""
     if not sp.issparse(X):
-        return np.sqrt(np.einsum("ij,ij->j", X, X))
+        return np.sqrt(np.einsum("ij,ij->j", X, X)), None
     if X.format == "csr":
-        squares = _squares_by_index(X.data, X.indices, X.shape[1])
+        squares, counts = _squares_by_index(X.data, X.indices, X.shape[1])
     else:
-        squares = _squares_by_column(X.data, X.indptr)
-    return np.sqrt(squares, out=squares)
+        squares, counts = _squares_by_column(X.data, X.indptr), None
+    return np.sqrt(squares, out=squares), counts
 
 
 @njit(cache=True)
 def _squares_by_index(data, indices, d):
     squares = np.zeros(d)
+    counts = np.zeros(d, dtype=np.int32)
     for k in range(data.size):
         squares[indices[k]] += data[k] * data[k]
-    return squares
+        counts[indices[k]] += 1
+    return squares, counts
 
 
 @njit(cache=True)
@@ -520,6 +524,19 @@ def _loss_change(y, s, fitted, z, t, p, terms, trial, trial_p, trial_terms):
         magnitude += s[i] * abs(term)
         total += s[i] * trial_terms[i]
     return change, magnitude, total
+
+
+@njit(cache=True)
+def _model_value(g, h, r, coef, step, thresholds, ridge):
+    """The quadratic model ``g'r + 1/2 r'Hr`` plus the penalty at ``coef + step``, ``r``
+    the step's change of the fit (intercept's included)."""
+    total = 0.0
+    for i in range(g.size):
+        total += r[i] * (g[i] + 0.5 * h[i] * r[i])
+    for q in range(coef.size):
+        new = coef[q] + step[q]
+        total += thresholds[q] * abs(new) + 0.5 * ridge * new * new
+    return total
 
 
 @njit(cache=True)
@@ -686,6 +703,8 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     step = np.empty(size)
     p, terms = np.empty(n), np.empty(n)
     trial, trial_p, trial_terms = np.empty(n), np.empty(n), np.empty(n)
+    history = np.empty((ANDERSON_K + 1, size + 1))  # (step, intercept's change)
+    states = np.empty((ANDERSON_K + 1, n))  # the model's z + offset at each
     loss = _sample_terms(y, s, fitted, p, terms)
     passes = 0
     for _ in range(NEWTON_STEPS):
@@ -739,6 +758,7 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
         for q in range(size):
             step[q] = 0.0
         model_target = FORCING * max(violation, abs(total_g))
+        stored = 0
         for _pass in range(MODEL_PASSES):
             passes += 1
             largest_step = 0.0
@@ -770,6 +790,27 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
                     largest_step = max(largest_step, abs(change) * (lipschitz + ridge))
             if largest_step <= model_target:
                 break
+            # Anderson acceleration of the passes (as :mod:`solvers._coordinate_descent`):
+            # every ANDERSON_K passes the last iterates are extrapolated, and the
+            # extrapolation kept if it lowers the model.
+            history[stored, :size] = step
+            history[stored, size] = offset
+            for i in range(n):
+                states[stored, i] = z[i] + offset
+            stored += 1
+            if stored == ANDERSON_K + 1:
+                stored = 0
+                combination = _anderson_weights(history)
+                if combination.size:
+                    point = combination @ history[1:]
+                    fit = combination @ states[1:]
+                    current = _model_value(g, h, states[ANDERSON_K], coef, step, thresholds,
+                                           ridge)  # fmt: skip
+                    if _model_value(g, h, fit, coef, point, thresholds, ridge) < current:
+                        step[:] = point[:size]
+                        offset = delta_b = point[size]
+                        for i in range(n):
+                            z[i] = fit[i] - offset
             if (_pass + 1) % FACE_AFTER == 0:
                 # Slow passes (nearly collinear or duplicated columns): the model minimised
                 # on the face of the current signs, exactly; the passes go on from there.
@@ -778,6 +819,7 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
                 offset += offset_change
                 delta_b += offset_change
                 passes += 1
+                stored = 0
         for i in range(n):
             z[i] += offset
         # Armijo's rule with the model's decrease: g'z + penalty(w + d) - penalty(w).
