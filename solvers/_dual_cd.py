@@ -319,7 +319,8 @@ def dual_coordinate_descent(
     b = 0.0 if intercept is None else float(intercept)
     null = hinge_null_objective(y, costs, squared=squared)
     w = _transpose_times(rows, y, alpha, d)
-    order = kept.copy()
+    order = kept.copy()  # shuffled in place
+    kept = kept if merged else slice(None)  # the samples the best intercept weighs
     active = order.size
     thresholds = np.array([np.inf, -np.inf])  # liblinear's PGmax_old, PGmin_old
     state = np.random.SeedSequence(random_state).generate_state(1, np.uint64) | np.uint64(1)
@@ -368,8 +369,10 @@ def dual_coordinate_descent(
         last_free = free
         prior = _FACE_PRIOR * (2 * int(lengths[free].sum()) + 3 * d)
         spare = (max_epochs - epochs) / max(sweeps, 1) * (work + check_work)
+        # The rate of face steps on a face that still changed says little of one that
+        # finishes a settled face: that one is judged as the first is.
         pays, short = _face_pays(previous_gap, relative_gap, work + check_work, tol,
-                                 face_rate, prior, spare)  # fmt: skip
+                                 None if settled else face_rate, prior, spare)  # fmt: skip
         if pays:
             # Slow progress: minimise over the face of the free multipliers exactly,
             # then sweep again over every sample (the pattern has changed).
