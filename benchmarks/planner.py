@@ -8,13 +8,21 @@ the estimator with its default chain (``solver=None``) and with each backend the
 planner may choose for it, one at a time, and prints one row per case: each
 backend's time (or why it has none), the default's backend and time, and the ratio
 of the default to the fastest backend. **Target (issue 19):** that ratio is at most
-1.5 on every case.
+1.5 on every case. ``--corpora grid,real,small`` runs the grid on real corpora too
+(issue 32: :data:`REAL_KINDS`, the Debian descriptions' hard and easy splits at
+``--real-size`` documents; the 200-document tasks of :mod:`benchmarks.small_corpora`,
+other pairs of sections with ``--pairs``), each model at its three levels;
+``--estimates`` prints the planner's estimates over the measured times per corpora and
+backend (:func:`print_estimates`), the fits' overheads outside their chains, and the
+ratio the current plan has from the measured times (:func:`print_planned`).
 
-``python -m benchmarks.planner --calibrate`` measures the same grid, fits the cost
-model of every (model, backend) pair by least squares on the log of its times
-(:mod:`solvers._planner`: ``log t = theta . (1, log n, log d, log nnz, hardness,
-weighted, sparse, warm, log min(n, d), hardness^2 if dense with d > n)``, shrunk
-towards the current coefficients where the grid says little, so that a backend
+``python -m benchmarks.planner --calibrate`` measures the same grid and fits the cost
+models (:mod:`solvers._planner`: a fit's seconds are its model's fixed cost
+``a + b (nnz + n + d)`` plus its backend's solve ``exp(theta . (1, log n, log d, log
+nnz, hardness, weighted, sparse, warm, log min(n, d), hardness^2 if dense with d >
+n))``) per model by nonlinear least squares on the logs of the times
+(:func:`calibrate`: each case's ratios of its fastest backend to the others weighted in,
+shrunk towards the current coefficients where the grid says little, so that a backend
 measured on few cases keeps a sensible model), and rewrites :mod:`solvers._costs`
 with the result. ``--load FILE[,FILE...]`` prints (and with ``--calibrate``
 calibrates from) the results earlier runs saved with ``--save FILE`` instead of
@@ -31,9 +39,10 @@ Each fit runs in a forked child with one BLAS thread; a case's times are the bes
 also pays its page faults), in processor seconds of the child (``time.process_time``:
 every fit runs in one thread, and on a shared machine the wall clock of a fit of a few
 ms is mostly the scheduler's time slices: the same DUAL_CD fit of a 200-document corpus
-took 3 and 11 ms of wall clock in two children at load 5 on 2 cores). Only certified
-answers count; a fit that fails counts, for the calibration, as one that ran out of its
-budget.
+took 3 and 11 ms of wall clock in two children at load 5 on 2 cores); the budget is of
+the wall clock (a child's fits and its start), so that on a loaded machine a fit of
+less processor time may count as past it. Only certified answers count; a fit that
+fails counts, for the calibration, as one that ran out of its budget.
 """
 
 import argparse
