@@ -94,7 +94,7 @@ def test_hybrid_svm_default_on_a_wide_csr(monkeypatch):
     At 20 words a document, where an array of d numbers is a quarter of the data: the
     path held three copies of X (the problem's CSC, a scaled CSC, its CSR), the step LP
     HiGHS's basis as Python lists (64 bytes a column, two columns a feature) and the
-    elbow matrix three times; 10.3 times the data before (issue 30), 7.5 now."""
+    dense elbow matrix three times; 10.3 times the data before (issue 30), 7.0 now."""
     X, y = text_like(400, 4000, words_per_document=20)
     sizes = []
     record = _steps.PathRecorder.path
