@@ -19,7 +19,7 @@ from ._base import LinearModel
 from ._columns import centre_offset_columns
 from ._dask_models import fit_on_samples
 from ._losses import LOSSES, margin_slack
-from ._problem import Problem
+from ._problem import Problem, unit_weights
 from .backends.cvxpy import row_squares
 
 __all__ = ["TwoNormSVM", "hinge", "margin", "support"]
@@ -61,7 +61,7 @@ class TwoNormSVM(LinearModel):
         centred, shift = centre_offset_columns(X)
         problem = Problem(
             self._MODEL, centred, y, sample_weight, LOSSES[self._LOSS], 1.0 / self.C,
-            np.ones(X.shape[1]), l1_ratio=0.0, form="dual" if self._DUAL else None,
+            unit_weights(X.shape[1]), l1_ratio=0.0, form="dual" if self._DUAL else None,
             tolerance=self._tolerance(),
         )  # fmt: skip
         s = problem.sample_weights()

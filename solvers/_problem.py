@@ -35,7 +35,13 @@ from .certificates import (
     svm_certificate,
 )
 
-__all__ = ["Answer", "Problem"]
+__all__ = ["Answer", "Problem", "unit_weights"]
+
+
+def unit_weights(n_features):
+    """Penalty weights of 1 for every feature as a read-only view (no memory): the
+    problem of a 2-norm model (``l1_ratio = 0``), which has no L1 term to weigh."""
+    return np.broadcast_to(1.0, (n_features,))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from ._base import (
     LinearModel,
 )
 from ._losses import SQUARES
-from ._problem import Problem
+from ._problem import Problem, unit_weights
 
 __all__ = ["RLSC", "RidgeRegression"]
 
@@ -52,7 +52,7 @@ class _RidgeFit(LinearModel):
         mean = float(np.vdot(entries, entries)) / max(X.shape[1], 1)  # of the squared norms
         hardness = np.log1p(mean / self.lam) if self.lam > 0 else np.log1p(mean * 1e12)
         problem = Problem(
-            "ridge", X, y, s, SQUARES, 2.0 * self.lam, np.ones(X.shape[1]), l1_ratio=0.0,
+            "ridge", X, y, s, SQUARES, 2.0 * self.lam, unit_weights(X.shape[1]), l1_ratio=0.0,
             fit_intercept=False, form="rlsc" if is_classifier(self) else None,
             tolerance=self._tolerance(),
         )  # fmt: skip
