@@ -38,6 +38,8 @@ __all__ = [
 # Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
 # in the KKT measure.
 _SUPPORT_RTOL = 1e-6
+#: Features per chunk of the 2-norm penalty's KKT check (the length of its temporaries).
+_CHUNK = 8192
 # Features whose l1_j is below this fraction of ||X_j|| ||v|| have an equality for a dual
 # constraint (c_j = 0): scaling a dual point into |c_j| <= l1_j would shrink it to nothing.
 FREE_RTOL = 1e-9
@@ -164,6 +166,10 @@ class Penalty:
     def __init__(self, l1, l2=0.0):
         self.l1 = np.asarray(l1, dtype=np.float64)
         self.l2 = float(l2)
+        #: No L1 term and no excluded feature: the squared 2-norm alone (the 2-norm SVMs,
+        #: ridge), whose value, conjugate and KKT conditions need no feature-sized
+        #: temporaries but the correlations' own.
+        self.l2_only = self.l2 > 0 and not np.any(self.l1)
 
     @classmethod
     def elastic_net(cls, lam, weights, l1_ratio=1.0):
@@ -172,8 +178,10 @@ class Penalty:
         strength = lam * l1_ratio
         if strength > 0:  # +inf stays +inf
             l1 = np.multiply(weights, strength, dtype=np.float64)
-        else:
+        elif np.isinf(weights).any():
             l1 = np.where(np.isinf(weights), np.inf, 0.0)
+        else:  # no L1 term: a read-only view of zeros, no memory
+            l1 = np.broadcast_to(0.0, np.shape(weights))
         return cls(l1, lam * (1.0 - l1_ratio))
 
     @property
@@ -189,16 +197,23 @@ class Penalty:
 
     def value(self, coef):
         """``g(coef)``; ``inf`` when an excluded feature has a nonzero coefficient."""
+        if self.l2_only:
+            return 0.5 * self.l2 * float(coef @ coef)
         if np.any(coef[self.excluded] != 0):
             return np.inf
         support = np.flatnonzero(coef)  # a zero coefficient adds nothing (no 0 * inf)
         kept = coef[support]
         return float(self.l1[support] @ np.abs(kept) + 0.5 * self.l2 * (kept @ kept))
 
-    def conjugate(self, correlations):
-        """``g*(c)`` for a c inside the domain (the L1 models' constraints met)."""
+    def conjugate(self, correlations, scale=1.0):
+        """``g*(t c)`` for ``t = scale`` and a ``t c`` inside the domain (the L1 models'
+        constraints met)."""
         if self.l2 == 0:
             return 0.0
+        if self.l2_only:  # t^2 ||c||^2 / (2 l2), without forming t c
+            return scale * scale * float(correlations @ correlations) / (2.0 * self.l2)
+        if scale != 1.0:
+            correlations = scale * correlations
         excess = np.maximum(np.abs(correlations) - np.where(self.excluded, np.inf, self.l1), 0)
         return float(excess @ excess) / (2.0 * self.l2)
 
@@ -227,8 +242,20 @@ class Penalty:
 
         Written with few feature-sized temporaries (a text corpus has 10^5 features):
         the support, where the violation is ``|c_j - l2 w_j - l1_j sign(w_j)|``, is
-        taken by index; off it the violation is ``[|c_j| - l1_j]_+``.
+        taken by index; off it the violation is ``[|c_j| - l1_j]_+``. With the 2-norm
+        alone it is ``|c_j - l2 w_j|`` everywhere.
         """
+        if self.l2_only:
+            worst = 0.0
+            for start in range(0, coef.size, _CHUNK):  # temporaries of _CHUNK numbers
+                part = slice(start, start + _CHUNK)
+                w = coef[part]
+                violation = np.abs(correlations[part] - self.l2 * w)
+                scale = norms[part] * dual_norm + self.l2 * np.abs(w)
+                np.divide(violation, scale, out=violation, where=scale > 0)
+                violation[scale <= 0] = 0.0
+                worst = max(worst, float(violation.max(initial=0.0)))
+            return worst
         contribution = np.abs(coef) * norms
         support = np.flatnonzero(contribution > _SUPPORT_RTOL * contribution.max(initial=0.0))
         del contribution

@@ -613,13 +613,13 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
     t_max = penalty.dual_scaling(correlations, equalities)
     if loss.labels:
         def value(t):
-            return loss.conjugate_value(t * point, y, s) - penalty.conjugate(t * correlations)
+            return loss.conjugate_value(t * point, y, s) - penalty.conjugate(correlations, t)
     else:  # u'y as u'r + u'f, u'f = (X'u)'w + b 1'u: no cancellation when f is close to y
         linear = point @ (y - fitted) + correlations @ coef + intercept * point.sum()
         def value(t):
             return (
                 loss.conjugate_value(t * point, y, s, linear=t * linear)
-                - penalty.conjugate(t * correlations)
+                - penalty.conjugate(correlations, t)
             )
     quadratic = loss.quadratic_conjugate and penalty.quadratic_conjugate
     return _best_on_ray(value, t_max, quadratic), kkt, infeasibility
@@ -893,7 +893,7 @@ def svm_certificate(
             return None if a is None else a / C
 
         points += [lambda given=given: given() / C, corrected]
-    penalty = Penalty(np.zeros(X.shape[1]), 1.0 / C)
+    penalty = Penalty(np.broadcast_to(0.0, (X.shape[1],)), 1.0 / C)  # no L1 term: a view
     return _certify(
         "svm", X, y, coef, intercept, loss, penalty, s, True, tolerance, points, factor=C
     )
