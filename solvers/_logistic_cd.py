@@ -250,6 +250,7 @@ def logistic_prox_newton(
         # Fortran order): O(nnz of those columns), never a copy of X.
         columns = _columns_of(X, working, counts)
         local = coef[working]
+        before, start = local.copy(), intercept
         intercept, spent = _solve_working_set(
             *columns, y, s, fitted, local, intercept, weights[working], strength, ridge,
             norms[working], reference, target, max(tol, INFEASIBILITY_TOLERANCE),
@@ -261,6 +262,8 @@ def logistic_prox_newton(
         _fit_of_columns(*columns, local, intercept, fitted)
         epochs += spent
         iterations += 1
+        if spent and intercept == start and np.array_equal(local, before):
+            break  # steps tried and none taken (rounding level): the next would be the same
     return CoordinateDescentResult(
         coef=coef,
         intercept=float(intercept),
