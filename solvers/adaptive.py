@@ -87,6 +87,9 @@ class _AdaptiveL1(BaseEstimator):
     """
 
     _classifier = True
+    #: Whether lam is chosen on a grid of lams, not on the exact path, where that path's
+    #: work is above the registry's limit (:func:`_lam_on_grid`; HybridSVM's).
+    _GRID_ABOVE_PATH_LIMIT = False
     __new__ = checked_new  # an unknown argument names this class and what to pass
 
     def __init_subclass__(cls, **kwargs):
@@ -195,7 +198,7 @@ class _AdaptiveL1(BaseEstimator):
             total = np.ones(X.shape[0]) if sample_weight is None else sample_weight
             part = np.ones(X_train.shape[0]) if s_train is None else s_train
             scale = total.sum() / part.sum()  # the held-in share of the loss
-        if self._lam_on_grid(X_train):
+        if _lam_on_grid(self, X_train):
             lams, _, lam = grid_selection(
                 X_train, y_train, self.weights_, X_val, y_val, self.classes_,
                 sample_weight=s_train, val_weight=s_val,
@@ -213,10 +216,6 @@ class _AdaptiveL1(BaseEstimator):
             positive = lams[lams > 0]
             lam = positive[-1] / 2 if positive.size else 1.0  # 1.0: no feature can enter
         return lam * scale
-
-    def _lam_on_grid(self, X):
-        """Whether lam is chosen on the grid (`HybridSVM`), not on the exact path."""
-        return False
 
     def _expected_failed_checks(self):
         """The scikit-learn checks these estimators fail by design, each with its reason:
@@ -280,6 +279,18 @@ class _AdaptiveL1(BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def _lam_on_grid(estimator, X):
+    """Whether ``estimator`` chooses lam on the grid of
+    :func:`solvers.path._l1svm_grid.grid_selection`: a 1-norm SVM of a class that says
+    so (``_GRID_ABOVE_PATH_LIMIT``) where the exact path's estimated work on X is above
+    the registry's limit for it (``solvers._registry.SIZE_LIMITS``)."""
+    if not (estimator._GRID_ABOVE_PATH_LIMIT and estimator.base == "l1"):
+        return False
+    n, d = X.shape
+    nnz = X.nnz if sp.issparse(X) else n * d
+    return over_size("l1_svm", "HOMOTOPY", n, d, nnz) is not None
 
 
 def _base_model(estimator):
@@ -428,6 +439,7 @@ class HybridSVM(ClassifierMixin, _AdaptiveL1):
 
     _scaling_model = "l1_svm"  # C of a scikit-learn SVM is 1 / lam for either base
     __sklearn_tags__ = binary_classifier_tags
+    _GRID_ABOVE_PATH_LIMIT = True
     _parameter_constraints = {
         "base": [StrOptions({"l1", "svm2"})],
         "gamma": [POSITIVE],
@@ -518,13 +530,6 @@ class HybridSVM(ClassifierMixin, _AdaptiveL1):
         weights = _inverse_power_weights(coef, self.gamma)
         del coef  # d numbers less while lam is chosen
         return self._fit_weighted(X, y, X_val, y_val, weights, s)
-
-    def _lam_on_grid(self, X):
-        """The grid when the exact 1-norm SVM path's estimated work on X is above the
-        registry's limit for it (``solvers._registry.SIZE_LIMITS``)."""
-        n, d = X.shape
-        nnz = X.nnz if sp.issparse(X) else n * d
-        return self.base == "l1" and over_size("l1_svm", "HOMOTOPY", n, d, nnz) is not None
 
 
 class RSWeightedSVM(ClassifierMixin, _AdaptiveL1):

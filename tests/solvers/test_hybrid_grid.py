@@ -18,6 +18,7 @@ import solvers
 import solvers.adaptive
 from benchmarks._text import text_like
 from solvers import _registry
+from solvers.adaptive import _lam_on_grid
 from solvers.path import _l1svm_grid, l1_svm_path
 from solvers.weights import _validation_split
 
@@ -68,6 +69,7 @@ def test_the_exact_path_below_the_limit_and_the_grid_above_it(monkeypatch):
     wide = sp.csr_matrix(
         (np.ones(columns.size), columns, np.arange(0, columns.size + 1, 100)), shape=(15000, 200000)
     )
-    assert solvers.HybridSVM()._lam_on_grid(wide)
-    assert not solvers.HybridSVM(base="svm2")._lam_on_grid(wide)
-    assert not solvers.HybridSVM()._lam_on_grid(X)
+    assert _lam_on_grid(solvers.HybridSVM(), wide)
+    assert not _lam_on_grid(solvers.HybridSVM(base="svm2"), wide)
+    assert not _lam_on_grid(solvers.HybridSVM(), X)
+    assert not _lam_on_grid(solvers.RSWeightedSVM(), wide)  # the RS models: the exact path
