@@ -749,6 +749,21 @@ def _anderson_weights(history):
 
 
 @njit(cache=True)
+def _anderson_step(history, states, stored):
+    """After an iterate and its state are stored in row ``stored`` of ``history`` and
+    ``states`` (rings of ANDERSON_K + 1 rows): the next row, and once the rings are full
+    the extrapolated iterate and state (:func:`_anderson_weights`; empty arrays when
+    none is tried)."""
+    stored += 1
+    if stored < history.shape[0]:
+        return stored, np.zeros(0), np.zeros(0)
+    weights = _anderson_weights(history)
+    if not weights.size:
+        return 0, weights, weights
+    return 0, weights @ history[1:], weights @ states[1:]
+
+
+@njit(cache=True)
 def _solve_working_set(
     data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, intercept, state,
     lipschitz, centres, thresholds, target, feasibility, max_epochs, bounded, basis,
@@ -777,21 +792,15 @@ def _solve_working_set(
         history[stored, :size] = coef[working]
         history[stored, size] = intercept
         states[stored] = state
-        stored += 1
-        if stored == ANDERSON_K + 1:
-            stored = 0
-            weights = _anderson_weights(history)
-            if weights.size:
-                point = weights @ history[1:]
-                fit = weights @ states[1:]
-                current = _loss(y, s, squares, state) + _penalty(history[-1, :size],
-                                                                 local_thresholds)
-                extrapolated = _loss(y, s, squares, fit) + _penalty(point[:size],
-                                                                    local_thresholds)
-                if extrapolated < current:
-                    coef[working] = point[:size]
-                    intercept = point[size]
-                    state[:] = fit
+        stored, point, fit = _anderson_step(history, states, stored)
+        if point.size:
+            current = _loss(y, s, squares, state) + _penalty(history[-1, :size],
+                                                             local_thresholds)
+            extrapolated = _loss(y, s, squares, fit) + _penalty(point[:size], local_thresholds)
+            if extrapolated < current:
+                coef[working] = point[:size]
+                intercept = point[size]
+                state[:] = fit
         if epochs % CHECK_EVERY == 0:
             primal, dual, infeasibility = _duality_gap(
                 data, indices, indptr, n, dense, working, y, s, squares, coef, intercept,

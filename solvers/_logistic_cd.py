@@ -70,7 +70,7 @@ from numba import njit
 from ._coordinate_descent import (
     ANDERSON_K,
     CoordinateDescentResult,
-    _anderson_weights,
+    _anderson_step,
     _column_arrays,
     _column_layout,
     _span,
@@ -805,20 +805,14 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
             history[stored, size] = offset
             for i in range(n):
                 states[stored, i] = z[i] + offset
-            stored += 1
-            if stored == ANDERSON_K + 1:
-                stored = 0
-                combination = _anderson_weights(history)
-                if combination.size:
-                    point = combination @ history[1:]
-                    fit = combination @ states[1:]
-                    current = _model_value(g, h, states[ANDERSON_K], coef, step, thresholds,
-                                           ridge)  # fmt: skip
-                    if _model_value(g, h, fit, coef, point, thresholds, ridge) < current:
-                        step[:] = point[:size]
-                        offset = delta_b = point[size]
-                        for i in range(n):
-                            z[i] = fit[i] - offset
+            stored, point, fit = _anderson_step(history, states, stored)
+            if point.size and _model_value(g, h, fit, coef, point, thresholds, ridge) < (
+                _model_value(g, h, states[ANDERSON_K], coef, step, thresholds, ridge)
+            ):
+                step[:] = point[:size]
+                offset = delta_b = point[size]
+                for i in range(n):
+                    z[i] = fit[i] - offset
             if (_pass + 1) % FACE_AFTER == 0:
                 # Slow passes (nearly collinear or duplicated columns): the model minimised
                 # on the face of the current signs, exactly; the passes go on from there.
