@@ -42,6 +42,12 @@ _MAX_ITER = 100
 _MAX_HALVINGS = 40
 
 
+def dense_entries(n, d):
+    """The entries of the method's dense blocks on n x d data: the n x n Gram matrix
+    (d > n), or the rows of X inside the margin and their (d + 1)^2 system (n >= d)."""
+    return n * n if d > n else n * (d + 1) + (d + 1) ** 2
+
+
 def squared_hinge_newton(X, y, C, sample_weight=None):
     """Minimise ``1/2 ||w||^2 + C sum_i s_i [1 - y_i (x_i'w + b)]_+^2`` exactly.
 
@@ -70,9 +76,7 @@ def squared_hinge_newton(X, y, C, sample_weight=None):
         When a ridge step's system is singular.
     """
     n, d = X.shape
-    # The dense blocks: the n x n Gram matrix (d > n), the rows of X inside the margin
-    # and their (d + 1)^2 system (n >= d).
-    entries = n * n if d > n else n * (d + 1) + (d + 1) ** 2
+    entries = dense_entries(n, d)
     if not dense_fits(X, entries):
         raise ValueError(
             f"Newton's method would form dense blocks of {8 * entries / 2**30:.2g} GiB from "

@@ -18,6 +18,8 @@ import importlib
 from dataclasses import dataclass, field
 
 from ._defaults import DEFAULT_BACKENDS, DEFAULT_TIME_LIMIT
+from ._memory import SMALL_DENSE, SPARSE_DENSE_FACTOR
+from ._newton import dense_entries
 
 __all__ = [
     "DEFAULT_BACKENDS",
@@ -281,6 +283,17 @@ SIZE_LIMITS = {
         1e9,
         "the exact path's breakpoints times the nonzeros, 2 (n + min(n, d)) nnz",
     ),
+    # Newton's method forms dense blocks (solvers._newton.dense_entries); on a sparse X
+    # only where they fit in the memory a sparse fit may take (solvers._memory.dense_fits:
+    # always on a dense X, whose nnz is n d).
+    ("svm_squared_hinge", "NEWTON"): (
+        lambda n, d, nnz: (
+            dense_entries(n, d) / max(SMALL_DENSE, SPARSE_DENSE_FACTOR * (nnz + n + d))
+        ),
+        1.0,
+        "its dense blocks over the memory a sparse fit may take, "
+        "(n^2 if d > n else n (d + 1) + (d + 1)^2) / max(2^17, 2 (nnz + n + d))",
+    ),
 }
 
 
@@ -293,7 +306,7 @@ def over_size(model, name, n, d, nnz):
     value = work(n, d, nnz)
     if value <= most:
         return None
-    return f"{what} is {value:.2g} here, above its limit of {most:.0e}"
+    return f"{what} is {value:.4g} here, above its limit of {most:.3g}"
 
 
 def _cvxpy_models(name, problem_classes):

@@ -168,6 +168,28 @@ def test_the_exact_l1_svm_path_is_declared_up_to_a_size():
     assert "HOMOTOPY" in [step.backend for step in plan(small, estimator="L1SVM")]
 
 
+def test_newton_is_declared_where_its_dense_blocks_fit():
+    # Newton's method forms dense blocks (the n x n Gram matrix when d > n): on sparse
+    # text whose blocks would take more than twice X it is not declared at that size,
+    # and says so before running; on the same data dense, or on a small sparse X, it
+    # answers, certified, at the squared-hinge SVM's optimum (CLARABEL's, in the test).
+    from benchmarks._text import text_like
+    from solvers._planner import ProblemStats, plan
+
+    X, y = text_like(600, 3000, words_per_document=10, seed=1)  # 36e4 entries > 2^17
+    with pytest.raises(ValueError, match="NEWTON' is not declared for L2SVM problems of this"):
+        L2SVM(loss="squared_hinge", solver="NEWTON").fit(X, y)
+    stats = ProblemStats("svm_squared_hinge", 600, 3000, X.nnz, True, 2.0)
+    assert "NEWTON" not in [step.backend for step in plan(stats, estimator="L2SVM")]
+    dense = ProblemStats("svm_squared_hinge", 600, 3000, 600 * 3000, False, 2.0)
+    assert "NEWTON" in [step.backend for step in plan(dense, estimator="L2SVM")]
+    small_X, small_y = X[:200], y[:200]  # 200^2 entries: within 2^17
+    newton = L2SVM(loss="squared_hinge", solver="NEWTON").fit(small_X, small_y)
+    reference = L2SVM(loss="squared_hinge", solver="CLARABEL").fit(small_X, small_y)
+    assert newton.certificate_.holds
+    np.testing.assert_allclose(newton.objective_, reference.objective_, rtol=1e-6)
+
+
 def test_a_cvxpy_fallback_that_would_not_fit_in_memory_is_not_run(monkeypatch):
     # Issue 32: a planned chain runs a CVXPY backend only when its memory, estimated
     # from n, d and nnz, fits in MEMORY_SHARE of the machine; else the SolverError says so.
