@@ -230,7 +230,7 @@ class LinearModel(BaseEstimator):
         super().__init_subclass__(**kwargs)
         name_inherited(cls)  # errors name the public class, not a private base
 
-    def _solve(self, problem, stats, *, hint=""):
+    def _solve(self, problem, hardness, *, hint=""):
         """Plan the chain for ``problem`` (or take ``solver``), run it, and return the
         certified :class:`solvers._problem.Answer`.
 
@@ -240,11 +240,12 @@ class LinearModel(BaseEstimator):
         before it; the chain certifies each answer on ``problem`` (polished if needed,
         :func:`solvers.backends._answers.certified`). Sets ``backend_``,
         ``solve_attempts_``, ``certificate_``, ``dual_gap_`` and ``n_iter_``;
-        ``problem_`` only when a CVXPY backend answered. ``stats``: what the planner
-        sees of the problem (:meth:`_stats`).
+        ``problem_`` only when a CVXPY backend answered. ``hardness``: how hard the
+        regularisation makes the problem, for the planner (:class:`ProblemStats`).
         """
         name = type(self).__name__
-        self._plan_stats = stats  # what the planner saw (benchmarks/planner.py reads it)
+        key = signature(problem.X, problem.y, problem.sample_weights())
+        stats = self._plan_stats = self._stats(problem, hardness, key)  # benchmarks read it
         steps = self._controlled(plan(stats, self.solver, self.solver_options, estimator=name))
         self.__dict__.pop("problem_", None)
         # One problem of a one-vs-rest fit says which class it is for.
@@ -252,7 +253,6 @@ class LinearModel(BaseEstimator):
         verbose = self.verbose
         if verbose:
             print(f"{shown}: planned {', '.join(step.backend for step in steps)}")
-        key = signature(problem.X, problem.y, problem.sample_weights())
         outcomes = {}
 
         def attempt(step, warm):
@@ -358,8 +358,10 @@ class LinearModel(BaseEstimator):
                 stacklevel=5,
             )
         return answer
-    def _stats(self, X, hardness, *, weighted, warm=False):
-        """The planner's view of the problem on X (``weighted``: with sample weights)."""
+    def _stats(self, problem, hardness, key):
+        """The planner's view of ``problem`` (``key``: the signature of its data, for
+        whether a backend kept a warm start on it)."""
+        X = problem.X
         n, d = X.shape
         return ProblemStats(
             self._MODEL,
@@ -368,8 +370,8 @@ class LinearModel(BaseEstimator):
             X.nnz if sp.issparse(X) else n * d,
             sp.issparse(X),
             float(max(hardness, 0.0)),
-            weighted=weighted,
-            warm=warm,
+            weighted=problem.sample_weight is not None,
+            warm=self._has_warm_state(key),
         )
 
     def _kept(self, declared, key):
@@ -384,12 +386,11 @@ class LinearModel(BaseEstimator):
             return kept[1]
         return kept[1] if self.warm_start and kept[0] == key else None
 
-    def _has_warm_state(self, problem):
-        """Whether one of the library's own backends kept an answer on the data of
-        ``problem`` (that a warm start may use)."""
+    def _has_warm_state(self, key):
+        """Whether one of the library's own backends kept an answer on data with
+        signature ``key`` (that a warm start may use)."""
         if not self.warm_start:
             return False
-        key = signature(problem.X, problem.y, problem.sample_weights())
         states = self.__dict__.get("_warm_states", {})
         return any(kept[0] == key for slot, kept in states.items() if slot != "CVXPY")
 

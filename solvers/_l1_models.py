@@ -174,11 +174,7 @@ class WeightedL1Model(LinearModel):
         answer, lam_max = self._solve_zero(centred)
         if answer is None:
             hardness = math.log(lam_max / problem.lam) if lam_max > 0 else 0.0
-            stats = self._stats(
-                X, hardness, weighted=problem.sample_weight is not None,
-                warm=self._has_warm_state(centred),
-            )  # fmt: skip
-            answer = self._solve(centred, stats)
+            answer = self._solve(centred, hardness)
         return replace(answer, intercept=float(answer.intercept - shift @ answer.coef))
 
     def _solve_zero(self, problem):

@@ -66,13 +66,7 @@ class TwoNormSVM(LinearModel):
         )  # fmt: skip
         s = problem.sample_weights()
         size = self.C * (s @ row_squares(centred)) / y.size
-        answer = self._solve(
-            problem,
-            self._stats(
-                centred, math.log1p(size), weighted=sample_weight is not None,
-                warm=self._has_warm_state(problem),
-            ),
-        )  # fmt: skip
+        answer = self._solve(problem, math.log1p(size))
         self.alpha_ = answer.dual
         self.support_ = support(answer.dual)
         self.coef_ = np.asarray(answer.coef, dtype=float)

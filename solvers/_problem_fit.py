@@ -37,11 +37,7 @@ class ProblemModel(LinearModel):
         )
         lam_max = lam_max_estimate(problem)
         hardness = np.log(lam_max / problem.lam) if lam_max > 0 else 0.0
-        stats = self._stats(
-            problem.X, hardness, weighted=sample_weight is not None,
-            warm=self._has_warm_state(problem),
-        )  # fmt: skip
-        answer = self._solve(problem, stats)
+        answer = self._solve(problem, hardness)
         self.coef_ = scattered(answer.coef, kept, X.shape[1])
         self.intercept_ = float(answer.intercept)
         self.objective_ = problem.objective(answer)

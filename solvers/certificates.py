@@ -600,8 +600,11 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
     equalities' leftover."""
     direction = y if loss.labels else np.ones_like(y)
     equalities = penalty.equalities(norms, float(np.linalg.norm(point)))
-    columns = X[:, equalities]
-    columns = columns.toarray() if sp.issparse(columns) else np.asarray(columns)
+    if equalities.size:
+        columns = X[:, equalities]
+        columns = columns.toarray() if sp.issparse(columns) else np.asarray(columns)
+    else:  # no column slice of X (a copy of its structure) for none
+        columns = np.zeros((X.shape[0], 0))
     if loss.labels:
         point, infeasibility = _feasible_multipliers(
             point, y, columns, loss.box(s), fit_intercept

@@ -56,7 +56,7 @@ class _RidgeFit(LinearModel):
             fit_intercept=False, form="rlsc" if is_classifier(self) else None,
             tolerance=self._tolerance(),
         )  # fmt: skip
-        answer = self._solve(problem, self._stats(X, hardness, weighted=s is not None))
+        answer = self._solve(problem, hardness)
         self.coef_, self.intercept_ = np.asarray(answer.coef, dtype=float), 0.0
         if answer.dual is None:
             self.__dict__.pop("dual_coef_", None)
