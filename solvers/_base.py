@@ -221,7 +221,6 @@ class LinearModel(BaseEstimator):
     """
 
     _MODEL = None
-    _dpp_params = ()
     __new__ = checked_new  # an unknown argument names this class and what to pass
     #: Whether a classifier fits more than two classes one-vs-rest (else a ValueError).
     _one_vs_rest = True
@@ -706,11 +705,6 @@ def _sample_weights(X, sample_weight):
     if not np.all(np.isfinite(sample_weight)):
         raise ValueError("sample_weight must be finite: it holds inf.")
     return none_if_ones(sample_weight)
-
-
-def weights_or_ones(sample_weight, n):
-    """The sample weights of a problem on n samples (ones for None: unweighted)."""
-    return np.ones(n) if sample_weight is None else sample_weight
 
 
 def none_if_ones(sample_weight):

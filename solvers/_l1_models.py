@@ -69,7 +69,6 @@ class WeightedL1Model(LinearModel):
         **BACKEND_CONSTRAINTS,
         **CONTROL_CONSTRAINTS,
     }
-    _dpp_params = ("lam", "weights")
     _LOSS = None
     _CLOSED_FORM_ZERO = False
     _ADAPTIVE = False

@@ -111,10 +111,6 @@ class Problem:
     tolerance: float = GAP_TOLERANCE
 
     @property
-    def shape(self):
-        return self.X.shape
-
-    @property
     def C(self):
         """The 2-norm SVMs' C (001 eq. 2): ``1 / lam``."""
         return 1.0 / self.lam

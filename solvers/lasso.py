@@ -209,7 +209,6 @@ class AdaptiveLasso(RegressorMixin, WeightedL1Model):
         **BACKEND_CONSTRAINTS,
         **CONTROL_CONSTRAINTS,
     }
-    _dpp_params = ("lam", "gamma")
     _MODEL = "lasso"
     _LOSS = "squares"
     _CLOSED_FORM_ZERO = True

@@ -36,7 +36,6 @@ class _RidgeFit(LinearModel):
     :func:`solvers.formulations.ridge` in primal or dual form for the regressor)."""
 
     _MODEL = "ridge"
-    _dpp_params = ("lam",)
 
     def _fit_dask(self, X, y, sample_weight):
         """A Dask X through its Gram matrix, certified over its chunks
@@ -171,7 +170,6 @@ class RLSC(ClassifierMixin, _RidgeFit):
         **BACKEND_CONSTRAINTS,
         **CONTROL_CONSTRAINTS,
     }
-    _dpp_params = ("lam", "class_weight")
 
     def _expected_failed_checks(self):
         """The scikit-learn checks RLSC fails by design, each with its reason: pass them to

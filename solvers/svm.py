@@ -158,7 +158,6 @@ class SVMDual(ClassifierMixin, TwoNormSVM):
         **BACKEND_CONSTRAINTS,
         **CONTROL_CONSTRAINTS,
     }
-    _dpp_params = ("C", "class_weight")
 
     def __init__(
         self,
@@ -286,7 +285,6 @@ class L2SVM(ClassifierMixin, TwoNormSVM):
         **BACKEND_CONSTRAINTS,
         **CONTROL_CONSTRAINTS,
     }
-    _dpp_params = ("C", "class_weight")
 
     def __init__(
         self,
@@ -439,7 +437,6 @@ class L1SVM(ClassifierMixin, WeightedL1Model):
     _MODEL = "l1_svm"
     _LOSS = "hinge"
     _parameter_constraints = _L1_SVM_CONSTRAINTS
-    _dpp_params = ("lam", "weights", "class_weight")
     __init__ = _l1_svm_init
     path = staticmethod(l1_svm_path)
 
@@ -594,6 +591,5 @@ class SVM2(ClassifierMixin, WeightedL1Model):
     _LOSS = "squared_hinge"
     _CLOSED_FORM_ZERO = True
     _parameter_constraints = _L1_SVM_CONSTRAINTS
-    _dpp_params = ("lam", "weights", "class_weight")
     __init__ = _l1_svm_init
     path = staticmethod(svm2_path)
