@@ -101,8 +101,9 @@ FORCING = 0.1
 #: Coordinate-descent passes on one quadratic model between face steps
 #: (:func:`_face_step`).
 FACE_AFTER = 10
-#: A face step only where its dense work, ``n (|S| + 1)^2 + (|S| + 1)^3`` floating-point
-#: operations (the reduced system's product and solve), is at most this (about 0.1 s).
+#: A face step only where its work, ``sum_i r_i^2 + (|S| + 1)^3`` floating-point
+#: operations (the reduced system's sums, ``r_i`` the support's entries in row i, and its
+#: solve), is at most this (about 0.1 s).
 FACE_WORK = 100_000_000
 #: The face's Hessian is shifted by this fraction of its largest diagonal entry
 #: (duplicated columns make it singular: the step is then nearly the one of least norm).
@@ -115,6 +116,8 @@ ROUNDING = 64 * np.finfo(np.float64).eps
 #: What may be left of the dual equality constraints of unpenalised features at
 #: ``l1_ratio = 1`` (relative, as the certificate measures it).
 INFEASIBILITY_TOLERANCE = 0.5 * GAP_TOLERANCE
+#: No features (a working set's default).
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 def logistic_prox_newton(
@@ -208,10 +211,7 @@ def logistic_prox_newton(
         intercept = _best_intercept(y, s, offsets, 0.0)
     null = LOGISTIC.null(y, s)
     reference = float(np.linalg.norm(s))
-    # The features unpenalised by the L1 part: in every working set.
-    free = np.flatnonzero(movable & (weights == 0)) if strength > 0 else np.flatnonzero(movable)
-
-    working = np.zeros(0, dtype=np.int64) if working_set is None else np.asarray(working_set)
+    working = _NONE if working_set is None else np.asarray(working_set, dtype=np.int64)
     # Per sample: sigma(-y_i f_i) and the loss term; per feature: X_j'Ya over each class
     # (two vectors of the features' size: the balanced point's correlations and the
     # gradient are both read off them, from one product with X).
@@ -233,19 +233,16 @@ def logistic_prox_newton(
         converged = gap <= tol * scale and infeasibility <= max(tol, INFEASIBILITY_TOLERANCE)
         if converged or iterations == max_iter or epochs >= max_epochs:
             break
-        violations = _violations(gradient, coef, weights, strength, ridge, movable)
         # The working set is solved until its duality gap is INNER_RATIO of the full one;
         # when no feature outside the last one violates its optimality condition, the full
         # gap is the working set's, and it is solved to the final target.
-        target = INNER_RATIO * gap
-        if iterations > 0:
-            violating = np.count_nonzero(violations)
-            if not violating or not violating > np.count_nonzero(violations[working]):
-                target = INNER_RATIO * tol * scale
-        working = _working_set(
-            violations, coef, norms, movable, free, first_features,
-            working if iterations == 0 else None,
+        working, outside = _working_set(
+            gradient, coef, weights, strength, movable, norms, first_features,
+            working if iterations > 0 else _NONE, working if iterations == 0 else _NONE,
         )  # fmt: skip
+        target = INNER_RATIO * gap
+        if iterations > 0 and not outside:
+            target = INNER_RATIO * tol * scale
         # The kernel reads the working set's columns, copied in its layout (CSC or
         # Fortran order): O(nnz of those columns), never a copy of X.
         columns = _columns_of(X, working, counts)
@@ -274,24 +271,6 @@ def logistic_prox_newton(
         gap=float(gap),
         relative_gap=float(max(gap, 0.0) / scale),
     )
-
-
-def _working_set(violations, coef, norms, movable, free, size, given):
-    """The support, the features unpenalised by the L1 part and the most violating others.
-
-    A feature's score is its distance to the optimality condition
-    ``-grad_j in ridge w_j + lam rho W_j d|w_j|`` (``violations``, overwritten on the
-    kept features) divided by its column's norm; the others are chosen by
-    :func:`_most_violating`, without a vector of the features' size.
-    """
-    keep = np.union1d(np.flatnonzero(coef), free)
-    if given is not None:
-        given = np.asarray(given, dtype=np.int64)
-        keep = np.union1d(keep, given[movable[given]])
-    violations[keep] = 0.0
-    support = np.count_nonzero(coef)
-    chosen = _most_violating(violations, norms, movable, max(size, 2 * support) - support)
-    return np.union1d(keep, chosen).astype(np.int64)
 
 
 # -- kernels (numba) ---------------------------------------------------------------
@@ -359,27 +338,50 @@ def _combine(positive, negative, up, down):
 
 
 @njit(cache=True)
-def _most_violating(violations, norms, movable, count):
-    """The at most ``count`` movable features of largest positive ``violations[j] /
-    norms[j]``, by a min-heap of ``count`` places (in no particular order)."""
-    scores = np.empty(max(count, 0))
-    chosen = np.empty(max(count, 0), dtype=np.int64)
-    size = 0
-    for j in range(violations.size):
-        if count <= 0 or not (movable[j] and violations[j] > 0.0):
+def _working_set(gradient, coef, weights, strength, movable, norms, size, last, given):
+    """The working set (sorted) and the number of features outside ``last`` (the last
+    working set) that violate their optimality conditions.
+
+    The support, the features unpenalised by the L1 part and the movable ones of
+    ``given`` are kept; ``max(size, 2 |support|) - |support|`` others are added, those of
+    largest ``(|grad_j| - lam rho W_j) / ||X_j||`` (``gradient``: the loss's, negated,
+    ``X_j'Ya``), chosen by a min-heap of that many places: the violating features, and
+    after them those nearest to violating (celer's ordering, Massias et al. 2018: they
+    are the next to enter, and would each cost another working set, a pass over X).
+    """
+    d = coef.size
+    mark = np.zeros(d, dtype=np.int8)  # 1: in the last working set, 2: in the new one
+    for q in last:
+        mark[q] = 1
+    support = 0
+    for j in range(d):
+        if movable[j] and (coef[j] != 0.0 or strength * weights[j] == 0.0):
+            mark[j] = 2
+            support += coef[j] != 0.0
+    for q in given:
+        if movable[q]:
+            mark[q] = 2
+    count = max(max(size, 2 * support) - support, 0)
+    scores = np.empty(count)
+    chosen = np.empty(count, dtype=np.int64)
+    filled = outside = 0
+    for j in range(d):
+        if not movable[j] or mark[j] == 2:
             continue
-        score = violations[j] / norms[j]
-        if size < count:  # a new leaf, sifted up
-            k = size
-            size += 1
+        excess = abs(gradient[j]) - strength * weights[j]
+        outside += excess > 0.0 and mark[j] == 0
+        score = excess / norms[j]
+        if filled < count:  # a new leaf, sifted up
+            k = filled
+            filled += 1
             while k > 0 and scores[(k - 1) // 2] > score:
                 scores[k], chosen[k] = scores[(k - 1) // 2], chosen[(k - 1) // 2]
                 k = (k - 1) // 2
-        elif score > scores[0]:  # the root replaced, sifted down
+        elif count > 0 and score > scores[0]:  # the root replaced, sifted down
             k = 0
-            while 2 * k + 1 < size:
+            while 2 * k + 1 < filled:
                 child = 2 * k + 1
-                if child + 1 < size and scores[child + 1] < scores[child]:
+                if child + 1 < filled and scores[child + 1] < scores[child]:
                     child += 1
                 if scores[child] >= score:
                     break
@@ -388,7 +390,9 @@ def _most_violating(violations, norms, movable, count):
         else:
             continue
         scores[k], chosen[k] = score, j
-    return chosen[:size]
+    for k in range(filled):
+        mark[chosen[k]] = 2
+    return np.flatnonzero(mark == 2).astype(np.int64), outside
 
 
 def _columns_of(X, working, counts):
@@ -595,21 +599,6 @@ def _best_intercept(y, s, offsets, start):
 
 
 @njit(cache=True)
-def _violations(correlations, coef, weights, strength, ridge, movable):
-    """The distance of ``X_j'Ya`` (the loss's gradient, negated) to the penalty's
-    subdifferential at ``coef_j``, in place of ``correlations`` (0 where j cannot move)."""
-    for j in range(coef.size):
-        c = correlations[j]
-        if not movable[j]:
-            correlations[j] = 0.0
-        elif coef[j] != 0.0:
-            correlations[j] = abs(ridge * coef[j] + strength * weights[j] * np.sign(coef[j]) - c)
-        else:
-            correlations[j] = max(abs(c) - strength * weights[j], 0.0)
-    return correlations
-
-
-@njit(cache=True)
 def _balance(y, s, p):
     """The factors ``(up, down)`` of the positive and negative classes' multipliers ``a =
     s p`` that balance them (``y'a = 0``): the heavier class scaled down, the other kept."""
@@ -715,6 +704,7 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     states = np.empty((ANDERSON_K + 1, n))  # the model's z + offset at each
     loss = _sample_terms(y, s, fitted, p, terms)
     passes = 0
+    first_measure = -1.0
     for _ in range(NEWTON_STEPS):
         # The loss's gradient and curvature in the fit (glmnet's IRLS weights h).
         total_h = 0.0
@@ -765,7 +755,12 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
         delta_b = offset
         for q in range(size):
             step[q] = 0.0
-        model_target = FORCING * max(violation, abs(total_g))
+        measure = max(violation, abs(total_g))
+        if first_measure < 0.0:
+            first_measure = measure
+        # The forcing term shrinks with the violation (superlinear convergence, Eisenstat
+        # & Walker 1996's choice 2: eta_k = min(FORCING, |grad_k| / |grad_0|)).
+        model_target = min(FORCING, measure / first_measure) * measure
         stored = 0
         for _pass in range(MODEL_PASSES):
             passes += 1
@@ -882,48 +877,63 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
     delta_b``, is a quadratic in ``(u_S, delta_b)``, minimised by one Newton step ``K e =
     -grad``, ``K = [X_S 1]' H [X_S 1] + ridge`` (the reduced system of glmnet's and
     skglm's working sets, solved densely, K shifted by :data:`FACE_SHIFT` of its largest
-    diagonal entry: duplicated columns make it singular). The model is that quadratic
-    only inside the orthant: the step is cut where a coefficient first reaches 0, that
-    coefficient is fixed at 0 and the step is taken again on the smaller face, until a
-    step ends inside (an active-set method on the orthant, as the lasso's homotopy,
-    Osborne, Presnell & Turlach 2000). Each step lowers the model (plus the shift's
-    proximal term); coordinate descent then frees or zeroes the other features.
+    diagonal entry: duplicated columns make it singular). K is summed row by row over
+    the support's entries (:func:`_face_system`): ``sum_i r_i^2`` products, ``r_i`` the
+    support's entries in row i (on text a few, where a dense ``[X_S 1]`` would take ``n
+    |S|^2`` and ``n |S|`` numbers). The model is that quadratic only inside the orthant:
+    the step is cut where a coefficient first reaches 0, that coefficient is fixed at 0
+    and the step is taken again on the smaller face, until a step ends inside (an
+    active-set method on the orthant, as the lasso's homotopy, Osborne, Presnell &
+    Turlach 2000). Each step lowers the model (plus the shift's proximal term);
+    coordinate descent then frees or zeroes the other features.
     """
     support = 0
     for q in range(coef.size):
         if coef[q] + step[q] != 0.0:
             support += 1
     columns = support + 1
-    if (n + columns) * columns * columns > FACE_WORK:
-        return 0.0
     chosen = np.empty(support, dtype=np.int64)
-    block = np.zeros((n, columns))
-    r = np.empty(n)
-    root = np.empty(n)
-    for i in range(n):
-        r[i] = g[i] + h[i] * (z[i] + offset)
-        root[i] = np.sqrt(h[i])
-        block[i, support] = root[i]
-    gradient = np.zeros(columns)
-    point = np.zeros(columns)  # (u_S, the intercept's change)
     c = 0
     for q in range(coef.size):
+        if coef[q] + step[q] != 0.0:
+            chosen[c] = q
+            c += 1
+    # The support's entries by rows: ``r_i`` counted first, for the work's bound.
+    starts = np.zeros(n + 1, dtype=np.int64)
+    for c in range(support):
+        begin, stop = _span(indptr, n, dense, chosen[c])
+        for k in range(begin, stop):
+            starts[(k - begin if dense else indices[k]) + 1] += 1
+    work = columns * columns * columns
+    for i in range(n):
+        work += starts[i + 1] * starts[i + 1]
+        starts[i + 1] += starts[i]
+    if work > FACE_WORK:
+        return 0.0
+    r = np.empty(n)
+    for i in range(n):
+        r[i] = g[i] + h[i] * (z[i] + offset)
+    gradient = np.zeros(columns)
+    point = np.zeros(columns)  # (u_S, the intercept's change)
+    places = np.empty(starts[n], dtype=np.int64)
+    values = np.empty(starts[n])
+    fill = starts[:n].copy()
+    for c in range(support):
+        q = chosen[c]
         u = coef[q] + step[q]
-        if u == 0.0:
-            continue
-        chosen[c] = q
         point[c] = u
-        start, stop = _span(indptr, n, dense, q)
+        begin, stop = _span(indptr, n, dense, q)
         total = 0.0
-        for k in range(start, stop):
-            i = k - start if dense else indices[k]
-            block[i, c] = data[k] * root[i]
+        for k in range(begin, stop):
+            i = k - begin if dense else indices[k]
             total += data[k] * r[i]
+            places[fill[i]] = c
+            values[fill[i]] = data[k]
+            fill[i] += 1
         gradient[c] = total + ridge * u + thresholds[q] * np.sign(u)
-        c += 1
     for i in range(n):
         gradient[support] += r[i]
-    hessian = block.T @ block
+    hessian = _face_system(starts, places, values, h, support)
     shift = 0.0
     for c in range(columns):
         shift = max(shift, hessian[c, c])
@@ -958,8 +968,30 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
         q = chosen[c]
         change = point[c] - start_point[c]
         step[q] += change
-        start, stop = _span(indptr, n, dense, q)
-        for k in range(start, stop):
-            i = k - start if dense else indices[k]
+        begin, stop = _span(indptr, n, dense, q)
+        for k in range(begin, stop):
+            i = k - begin if dense else indices[k]
             z[i] += change * data[k]
     return point[support]
+
+
+@njit(cache=True)
+def _face_system(starts, places, values, h, support):
+    """``[X_S 1]' H [X_S 1]`` from the support's entries by rows (row i's columns
+    ``places[starts[i]:starts[i + 1]]``, in increasing order, and their ``values``):
+    each row adds its products, the last row and column the constant's."""
+    columns = support + 1
+    system = np.zeros((columns, columns))
+    for i in range(starts.size - 1):
+        weight = h[i]
+        system[support, support] += weight
+        for a in range(starts[i], starts[i + 1]):
+            scaled = weight * values[a]
+            row = places[a]
+            system[row, support] += scaled
+            for b in range(a, starts[i + 1]):
+                system[row, places[b]] += scaled * values[b]
+    for a in range(columns):
+        for b in range(a + 1, columns):
+            system[b, a] = system[a, b]
+    return system
