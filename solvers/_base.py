@@ -319,8 +319,10 @@ class LinearModel(BaseEstimator):
 
     def _controlled(self, steps):
         """The steps with ``tol``, ``max_iter`` and ``verbose`` set in each backend's
-        options (an option the user named in ``solver_options`` wins)."""
-        tol, max_iter, verbose = self.tol, self.max_iter, self.verbose
+        options (an option the user named in ``solver_options`` wins). A backend's
+        stopping tolerance is its declared default (:mod:`solvers._registry`) scaled
+        by ``tol`` over the certificate's default tolerance."""
+        tol, max_iter, verbose = self._tolerance(), self.max_iter, self.verbose
         controlled = []
         for step in steps:
             if step.skip:  # not installed: not run
@@ -329,7 +331,7 @@ class LinearModel(BaseEstimator):
             declared, options = backend(step.backend), dict(step.options)
             if max_iter is not None and declared.iterations:
                 options.setdefault(declared.iterations, max_iter)
-            if tol is not None and declared.tolerance:
+            if declared.tolerance:  # the declared default at the default tol
                 default = declared.options[declared.tolerance].default
                 options.setdefault(declared.tolerance, tol * default / GAP_TOLERANCE)
             if verbose >= 2 and declared.cvxpy:

@@ -25,6 +25,7 @@ such machinery: their dual map is ``w = X'v``.
 """
 
 import numpy as np
+from numba import njit
 
 __all__ = [
     "Penalty",
@@ -38,8 +39,6 @@ __all__ = [
 # Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
 # in the KKT measure.
 _SUPPORT_RTOL = 1e-6
-#: Features per chunk of the 2-norm penalty's KKT check (the length of its temporaries).
-_CHUNK = 8192
 # Features whose l1_j is below this fraction of ||X_j|| ||v|| have an equality for a dual
 # constraint (c_j = 0): scaling a dual point into |c_j| <= l1_j would shrink it to nothing.
 FREE_RTOL = 1e-9
@@ -243,19 +242,11 @@ class Penalty:
         Written with few feature-sized temporaries (a text corpus has 10^5 features):
         the support, where the violation is ``|c_j - l2 w_j - l1_j sign(w_j)|``, is
         taken by index; off it the violation is ``[|c_j| - l1_j]_+``. With the 2-norm
-        alone it is ``|c_j - l2 w_j|`` everywhere.
+        alone it is ``|c_j - l2 w_j|`` everywhere, in one pass
+        (:func:`_l2_kkt_violation`).
         """
         if self.l2_only:
-            worst = 0.0
-            for start in range(0, coef.size, _CHUNK):  # temporaries of _CHUNK numbers
-                part = slice(start, start + _CHUNK)
-                w = coef[part]
-                violation = np.abs(correlations[part] - self.l2 * w)
-                scale = norms[part] * dual_norm + self.l2 * np.abs(w)
-                np.divide(violation, scale, out=violation, where=scale > 0)
-                violation[scale <= 0] = 0.0
-                worst = max(worst, float(violation.max(initial=0.0)))
-            return worst
+            return _l2_kkt_violation(correlations, coef, norms, float(dual_norm), self.l2)
         contribution = np.abs(coef) * norms
         support = np.flatnonzero(contribution > _SUPPORT_RTOL * contribution.max(initial=0.0))
         del contribution
@@ -272,3 +263,22 @@ class Penalty:
         on_support = np.abs(c - self.l2 * w - self.l1[on] * np.sign(w))
         violation[on] = np.divide(on_support, scale, out=np.zeros_like(scale), where=scale > 0)
         return float(violation.max(initial=0.0))
+
+
+@njit(cache=True)
+def _l2_kkt_violation(correlations, coef, norms, dual_norm, l2):
+    """``max_j |c_j - l2 w_j| / (||X_j|| ||v|| + l2 |w_j|)`` (0 where that scale is 0), in
+    one pass without temporaries: the 2-norm penalty's KKT violation. NaN if any term
+    is NaN."""
+    worst = 0.0
+    for j in range(coef.size):
+        scale = norms[j] * dual_norm + l2 * abs(coef[j])
+        if scale > 0.0:
+            excess = abs(correlations[j] - l2 * coef[j])
+            if excess > worst * scale:  # a division only where the maximum may change
+                worst = excess / scale
+            elif excess != excess:
+                return excess
+        elif scale != scale:
+            return scale
+    return worst

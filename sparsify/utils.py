@@ -92,14 +92,17 @@ def column_norms(X, *, squared=False):
     """
     X = canonical(X)  # duplicates add before they are squared
     if sp.issparse(X) and X.format == "csr":  # a histogram of the columns: no copy of X
-        # By chunks of the stored entries: the squares and the indices as intp are
+        # By chunks of the stored entries, each read as one row whose transpose times 1
+        # adds its squares into their columns (SciPy's compiled loop): the squares are
         # temporaries of a chunk's size (a quarter of the features, or 2^16), not X's.
         d = X.shape[1]
         squares = np.zeros(d)
         step = max(d // 4, 2**16)
         for start in range(0, X.nnz, step):
-            part, columns = X.data[start : start + step], X.indices[start : start + step]
-            squares += np.bincount(columns, weights=part * part, minlength=d)
+            part = X.data[start : start + step]
+            row = sp.csr_matrix((part * part, X.indices[start : start + step], [0, part.size]),
+                                shape=(1, d))  # fmt: skip
+            squares += row.T @ np.ones(1)
     elif sp.issparse(X):
         squares = np.asarray(X.multiply(X).sum(axis=0)).ravel()
     else:
