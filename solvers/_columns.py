@@ -17,6 +17,8 @@ __all__ = ["centre_columns", "centre_offset_columns", "large_columns", "offset_c
 #: A column whose mean exceeds this many standard deviations is an offset column:
 #: 2 digits of its products are at stake.
 OFFSET_RATIO = 100.0
+#: Up to this many candidate offset columns of a CSR matrix are read by comparisons.
+_FEW = 16
 #: A column whose norm exceeds this many times the median nonzero column norm is large.
 LARGE_RATIO = 1e3
 
@@ -80,12 +82,19 @@ def offset_columns(X, *, norms=None, ratio=OFFSET_RATIO):
         candidates = np.flatnonzero(counts > n * ratio * ratio / (1.0 + ratio * ratio))
         if candidates.size == 0:
             return candidates
-        X = X[:, candidates]
-        norms = None if norms is None else norms[candidates]
-    means = np.asarray(X.mean(axis=0)).ravel()
-    if norms is None:
-        norms = column_norms(X)
-    squares = norms * norms / n
+        if X.format == "csr" and candidates.size <= _FEW and X.has_canonical_format:
+            # A few words in every document: their entries by a comparison each (a
+            # column slice of CSR copies its whole structure).
+            entries = [X.data[X.indices == column] for column in candidates]
+            means = np.array([values.sum() for values in entries]) / n
+            squares = np.array([values @ values for values in entries]) / n
+        else:
+            X = X[:, candidates]
+            means = np.asarray(X.mean(axis=0)).ravel()
+            squares = column_norms(X, squared=True) / n
+    else:
+        means = np.asarray(X.mean(axis=0)).ravel()
+        squares = (column_norms(X, squared=True) if norms is None else norms * norms) / n
     # Var = E[x^2] - m^2 loses the spread of an offset column to rounding: such a
     # column shows as |m| > ratio sd whenever its true spread is below 1e-8 |m|, and
     # is centred either way.

@@ -200,6 +200,10 @@ class DualCDResult:
         of a warm start.
     face_steps : int
         Face steps taken (see the module's notes).
+    representative : ndarray of shape (n_samples,) or None
+        With the hinge, each sample's representative among the repeated rows of its
+        label (see ``representative`` of :func:`dual_coordinate_descent`); None with the
+        squared hinge.
     work : int
         Entries of X read or written (rows of the sweeps, passes of the gap checks,
         products of the face steps): the cost that decides the face steps, and a
@@ -222,6 +226,7 @@ class DualCDResult:
     spread: float
     face_steps: int = 0
     work: int = 0
+    representative: np.ndarray = None
 
 
 def dual_coordinate_descent(
@@ -235,6 +240,7 @@ def dual_coordinate_descent(
     alpha=None,
     intercept=None,
     spread=None,
+    representative=None,
     random_state=0,
 ):
     """Solve the 2-norm SVM (001 eq. 2, hinge or squared hinge) by dual coordinate descent.
@@ -275,6 +281,10 @@ def dual_coordinate_descent(
         margin) at which the gap is checked. Default: 0.1. A warm start passes the last
         result's ``spread``, where that one converged: nearby problems converge about
         there, and the checks at each tenfold step down to it are saved.
+    representative : ndarray of shape (n_samples,), optional
+        The hinge's merge of repeated rows (``DualCDResult.representative``) of a
+        previous call on the same rows and labels: the search is saved. Ignored with
+        the squared hinge.
     random_state : int, default=0
         Seed of the order of the sweeps.
 
@@ -307,7 +317,10 @@ def dual_coordinate_descent(
         rows = (X.reshape(-1), np.empty(0, dtype=np.uint32), np.arange(n + 1) * d)
     # With the hinge, repeated rows of one label are one sample of their summed cost
     # (see the module's notes; the squared hinge's face is never singular).
-    representative = np.arange(n) if squared else _duplicates(rows, rows[0].view(np.uint64), y)
+    if squared:
+        representative = np.arange(n)
+    elif representative is None:
+        representative = _duplicates(rows, rows[0].view(np.uint64), y)
     kept = np.flatnonzero(representative == np.arange(n))
     merged = kept.size < n
     sample_costs = costs
@@ -417,6 +430,7 @@ def dual_coordinate_descent(
         spread=float(spread),
         face_steps=int(face_steps),
         work=int(total_work),
+        representative=None if squared else representative,
     )
 
 

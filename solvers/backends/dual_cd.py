@@ -2,7 +2,7 @@
 
 Solves 001 eq. 2 (the hinge) and its squared-hinge variant over the multipliers
 (:func:`solvers._dual_cd.dual_coordinate_descent`), from the last run's multipliers on
-the same data (clipped into the box of a new C).
+the same data (clipped into the box of a new C) and its merge of repeated rows.
 """
 
 import numpy as np
@@ -34,7 +34,8 @@ def run(problem, options, warm_start):
     result = dual_coordinate_descent(
         rows, y, boxes, loss=problem.loss.name, **(warm_start.kept or {}), **own_options(options)
     )
-    state = {"alpha": result.alpha, "intercept": result.intercept, "spread": result.spread}
+    state = {"alpha": result.alpha, "intercept": result.intercept, "spread": result.spread,
+             "representative": result.representative}  # fmt: skip
     answer = Answer(np.asarray(result.coef, dtype=float), float(result.intercept), result.alpha)
     free = np.count_nonzero((result.alpha > 0) & (result.alpha < boxes))
     certificate, answer = polish_if_cheap(problem, answer, X.shape[1], free)

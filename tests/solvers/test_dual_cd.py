@@ -221,6 +221,27 @@ def test_warm_start_at_a_new_C(loss):
     assert warm.work < cold.work
 
 
+def test_warm_start_with_the_merge_of_repeated_rows():
+    """The hinge's merge of repeated rows, handed back to a warm start at a new C,
+    gives the solution CVXPY finds at that C (rows repeated, one of them with the
+    other label too)."""
+    X, y = overlapping(50, 30, seed=4)
+    X = np.vstack([X, X[:10], X[:3]])
+    y = np.concatenate([y, y[:10], -y[:3]])
+    start = solve(X, y, 1.0, "hinge")
+    merged = start.representative
+    assert merged is not None and np.unique(merged).size < y.size  # rows were merged
+    warm = solve(X, y, 3.0, "hinge", alpha=start.alpha, intercept=start.intercept,
+                 representative=merged, **TIGHT)  # fmt: skip
+    coef, intercept, value = cvxpy_svm(X, y, 3.0, "hinge")
+    assert warm.primal == pytest.approx(value, rel=1e-8)
+    np.testing.assert_array_equal(warm.representative, merged)
+    # The squared hinge merges nothing and ignores a merge handed to it.
+    squared = solve(X, y, 3.0, "squared_hinge", representative=merged, **TIGHT)
+    assert squared.representative is None
+    assert squared.primal == pytest.approx(cvxpy_svm(X, y, 3.0, "squared_hinge")[2], rel=1e-8)
+
+
 @pytest.mark.parametrize("loss", LOSSES)
 def test_too_few_epochs_is_not_converged_and_says_how_far(loss):
     X, y = overlapping(200, 10, seed=7)

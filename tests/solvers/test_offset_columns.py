@@ -165,6 +165,21 @@ def test_sparse_offset_columns_are_the_dense_ones(fmt):
     np.testing.assert_array_equal(offset_columns(fmt(X)), expected)
 
 
+@pytest.mark.parametrize("fmt", [sp.csr_matrix, sp.csc_matrix])
+def test_many_dense_columns_of_sparse_x_are_screened_as_dense_x(fmt):
+    """More columns in every row than the few read by comparisons (CSR): the same offset
+    columns as the dense definition."""
+    rng = np.random.default_rng(3)
+    n = 500
+    X = rng.random((n, 60)) * (rng.random((n, 60)) < 0.3)
+    X[:, :25] = 1.0 + rng.random((n, 25))  # in every row, mean about 1.5: no offset
+    X[:, 2] = 1e6 + rng.standard_normal(n)  # offset columns among them
+    X[:, 17] = 7.0
+    expected = offset_columns(X)
+    assert set(expected) == {2, 17}
+    np.testing.assert_array_equal(offset_columns(fmt(X)), expected)
+
+
 def test_large_columns_shortcut_agrees_with_the_definition():
     """The shortcut (two counts, no median) against the definition written here (norms
     above ratio times the median nonzero norm), on random norms with zeros, all-zero
