@@ -91,6 +91,15 @@ FIRST_FEATURES = 100
 INNER_RATIO = 0.3
 #: Newton steps on one working set at most.
 NEWTON_STEPS = 50
+#: The model's weights ``h_i = s_i p_i max(1 - p_i, MIN_WEIGHT)``: a sample's Newton step
+#: ``|g_i| / h_i = 1 / (1 - p_i)`` is at most 1 / MIN_WEIGHT (glmnet bounds ``p`` by
+#: ``pmin = 1e-5`` on both sides; the well-fitted side, ``p_i`` near 0, has no gradient
+#: to bound). A sample fitted far on the wrong side has ``p_i`` near 1, a large gradient
+#: and no curvature, and a column whose samples are all so (near-copies of a document
+#: with the other label) took a step of 1e16 that the line search could not shorten
+#: enough (Debian sections as they come, haskell against seven others, 0.01 lam_max:
+#: stopped at a relative gap of 0.98).
+MIN_WEIGHT = 1e-5
 #: Coordinate-descent passes on one quadratic model at most.
 MODEL_PASSES = 200
 #: The quadratic model is solved until its largest coordinate step (times the step's
@@ -711,7 +720,7 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
         total_g = 0.0
         for i in range(n):
             g[i] = -s[i] * y[i] * p[i]
-            h[i] = s[i] * p[i] * (1.0 - p[i])
+            h[i] = s[i] * p[i] * max(1.0 - p[i], MIN_WEIGHT)
             total_h += h[i]
             total_g += g[i]
         up, down = _balance(y, s, p)
@@ -954,7 +963,8 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
     free_point = point - _cholesky_solve(factor, gradient)
     fixed = np.empty(support, dtype=np.int64)
     inverse_columns = np.empty((columns, min(support, 8)))  # K^-1 E, grown as D grows
-    for members in range(support + 1):
+    members = 0
+    while True:
         target = free_point.copy()
         if members:
             schur = np.empty((members, members))
@@ -965,32 +975,38 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
             for c in range(columns):
                 for a in range(members):
                     target[c] -= inverse_columns[c, a] * multipliers[a]
-        # The longest step <= 1 towards it that keeps every sign (one may reach 0).
+            for a in range(members):
+                target[fixed[a]] = 0.0
+        # The longest step <= 1 towards it that keeps every sign (some may reach 0).
         length = 1.0
-        stopper = -1
         for c in range(support):
             e = target[c] - point[c]
             if point[c] * e < 0.0 and -point[c] / e < length:
                 length = -point[c] / e
-                stopper = c
+        before = members
         for c in range(columns):
-            point[c] += length * (target[c] - point[c])
-        if stopper < 0:
+            moved = point[c] + length * (target[c] - point[c])
+            if c < support and point[c] != 0.0 and not moved * point[c] > 0.0:
+                # Reached 0 (the first to, and any other at the same length, whose
+                # rounding may have either sign): fixed there.
+                moved = 0.0
+                if members == inverse_columns.shape[1]:
+                    grown = np.empty((columns, min(2 * members, support)))
+                    grown[:, :members] = inverse_columns
+                    inverse_columns = grown
+                unit = np.zeros(columns)
+                unit[c] = 1.0
+                inverse_columns[:, members] = _cholesky_solve(factor, unit)
+                fixed[members] = c
+                members += 1
+            point[c] = moved
+        if members == before or members == support:
             break
-        if members == inverse_columns.shape[1]:
-            grown = np.empty((columns, min(2 * members, support)))
-            grown[:, :members] = inverse_columns
-            inverse_columns = grown
-        unit = np.zeros(columns)
-        unit[stopper] = 1.0
-        inverse_columns[:, members] = _cholesky_solve(factor, unit)
-        fixed[members] = stopper
-        for a in range(members + 1):
-            point[fixed[a]] = 0.0
     for c in range(support):
         q = chosen[c]
         change = point[c] - start_point[c]
-        step[q] += change
+        # A coefficient fixed at 0 is 0 exactly (coef + step, not rounding of either sign).
+        step[q] = -coef[q] if point[c] == 0.0 else step[q] + change
         begin, stop = _span(indptr, n, dense, q)
         for k in range(begin, stop):
             i = k - begin if dense else indices[k]

@@ -1,0 +1,114 @@
+"""The proximal Newton kernel of SparseLogisticRegression (solvers._logistic_cd) on the
+cases issue 32's real text made hard: against CVXPY (Clarabel) written out in
+tests/solvers/test_logistic.py.
+
+- near-copies of a document with the other label, fitted far on the wrong side: the
+  Newton model had no curvature there (a step of 1e16, the line search gave up at a
+  relative gap of 0.98); its weights are now bounded (``MIN_WEIGHT``);
+- a face step that walks through many zeros (its closed form from one Cholesky factor
+  against the optimum);
+- the working sets padded with the features nearest to violating: the answer is the
+  optimum's, with fewer working sets than features entering one at a time.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from solvers._logistic_cd import _face_step, _working_set, logistic_prox_newton
+from tests.solvers.test_logistic import cvxpy_optimum, objective
+
+
+def _copies_with_other_labels(seed, n=150, d=40):
+    """Word counts with five documents each repeated with the other label; their own
+    words (the last five columns) occur only in each pair."""
+    rng = np.random.default_rng(seed)
+    X = rng.poisson(0.2, (n, d)).astype(float)
+    y = np.where(X[:, :6] @ rng.standard_normal(6) + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    own = np.zeros((n, 5))
+    for k in range(5):
+        own[2 * k, k] = own[2 * k + 1, k] = 1.0 + k
+        X[2 * k + 1] = X[2 * k]
+        y[2 * k + 1] = -y[2 * k]
+    return sp.csr_matrix(np.hstack([X, own])), y
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_start_far_on_the_wrong_side_of_copies_converges_to_the_optimum(seed):
+    X, y = _copies_with_other_labels(seed)
+    lam = 0.5
+    start = np.zeros(X.shape[1])
+    start[-5:] = 40.0  # each pair's own word: f about 40 on both, one of them wrong
+    result = logistic_prox_newton(X, y, lam, np.ones(X.shape[1]), coef=start)
+    optimum, coef, _ = cvxpy_optimum(X.toarray(), y, lam)
+    assert result.converged
+    value = objective(X, y, result.coef, result.intercept, lam)
+    assert value - optimum <= 1e-7 * abs(optimum)
+    np.testing.assert_allclose(result.coef, coef, atol=1e-4)
+
+
+def _model_value(X, g, h, coef, step, delta_b, thresholds):
+    """The quadratic model of _solve_working_set at ``coef + step`` (``step`` and the
+    intercept's change ``delta_b`` from 0), written out."""
+    r = X @ step + delta_b
+    return g @ r + 0.5 * r @ (h * r) + thresholds @ np.abs(coef + step)
+
+
+def test_the_face_step_is_the_models_minimum_on_the_face_it_ends_on():
+    """After the walk, the coefficients it kept nonzero keep their signs, and on that
+    face (the others fixed at 0) its point minimises the model: the face's reduced
+    system written out with NumPy; and the model went down."""
+    rng = np.random.default_rng(3)
+    n, d = 80, 30
+    X = np.asfortranarray(rng.standard_normal((n, d)))
+    g = rng.standard_normal(n)
+    h = rng.uniform(0.05, 0.25, n)
+    thresholds = np.full(d, 2.0)
+    coef = rng.standard_normal(d)  # signs that the minimum does not keep: a long walk
+    step = np.zeros(d)
+    z = np.zeros(n)
+    change = _face_step(X.ravel(order="F"), np.zeros(0, np.int32), np.zeros(0, np.int32),
+                        True, n, coef, step, z, 0.0, g, h, thresholds, 0.0)  # fmt: skip
+    u = coef + step
+    kept = np.flatnonzero(u != 0)
+    assert 0 < kept.size < d  # it walked through zeros
+    assert np.all(np.sign(u[kept]) == np.sign(coef[kept]))
+    np.testing.assert_allclose(z, X @ step, atol=1e-10)
+    # The face's minimum: [X_K 1]' H [X_K 1] e = -(gradient at u) with the signs' terms.
+    A = np.hstack([X[:, kept], np.ones((n, 1))])
+    r = X @ step + change
+    gradient = A.T @ (g + h * r)
+    gradient[:-1] += thresholds[kept] * np.sign(u[kept])
+    assert np.abs(gradient).max() <= 1e-8 * np.abs(A.T @ g).max()
+    assert _model_value(X, g, h, coef, step, change, thresholds) < _model_value(
+        X, g, h, coef, np.zeros(d), 0.0, thresholds
+    )
+
+
+def test_working_sets_are_padded_with_the_features_nearest_to_violating():
+    gradient = np.array([5.0, 0.5, 2.9, 3.5, 2.0, -3.2, 0.0, 9.0])
+    coef = np.zeros(8)
+    coef[6] = 1.0  # the support
+    movable = np.ones(8, dtype=bool)
+    movable[7] = False
+    weights = np.ones(8)
+    norms = np.ones(8)
+    last = np.array([0, 6], dtype=np.int64)
+    working, outside = _working_set(
+        gradient, coef, weights, 3.0, movable, norms, 4, last, np.zeros(0, np.int64)
+    )
+    # The support (6) and the 3 of largest |grad_j| - 3 among the others: 0 (violating,
+    # in the last set), 3 and 5 (violating, outside it), 2 (nearest to violating) not.
+    np.testing.assert_array_equal(working, [0, 3, 5, 6])
+    assert outside == 2
+
+
+@pytest.mark.parametrize("lam", [2.0, 0.5])
+def test_text_like_answers_are_the_optimum(lam):
+    from benchmarks._text import text_like
+
+    X, y = text_like(150, 600, words_per_document=15, seed=4)
+    result = logistic_prox_newton(X, y, lam, np.ones(X.shape[1]))
+    optimum, _, _ = cvxpy_optimum(X.toarray(), y, lam)
+    assert result.converged
+    assert objective(X, y, result.coef, result.intercept, lam) - optimum <= 1e-7 * abs(optimum)
