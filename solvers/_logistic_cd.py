@@ -114,6 +114,12 @@ FACE_AFTER = 10
 #: operations (the reduced system's sums, ``r_i`` the support's entries in row i, and its
 #: solve), is at most this (about 0.1 s).
 FACE_WORK = 100_000_000
+#: ... and where its two dense matrices of ``(|S| + 1)^2`` numbers (the system and its
+#: Cholesky factor) hold at most as many numbers as X stores, or 2^15 (each at most
+#: 128 KiB; a 200-document corpus stores a few thousand): on 2000 Debian documents at
+#: 0.01 lam_max, supports of 250 to 740 took 1.2 MiB more than the fit's 1.2 MiB peak
+#: (X: 0.5 MiB), for no gain in time there.
+FACE_NUMBERS = 2**15
 #: The face's Hessian is shifted by this fraction of its largest diagonal entry
 #: (duplicated columns make it singular: the step is then nearly the one of least norm).
 FACE_SHIFT = 1e-10
@@ -221,6 +227,7 @@ def logistic_prox_newton(
     null = LOGISTIC.null(y, s)
     reference = float(np.linalg.norm(s))
     working = _NONE if working_set is None else np.asarray(working_set, dtype=np.int64)
+    face_numbers = max(X.nnz if sp.issparse(X) else X.size, FACE_NUMBERS)
     # Per sample: sigma(-y_i f_i) and the loss term; per feature: X_j'Ya over each class
     # (two vectors of the features' size: the balanced point's correlations and the
     # gradient are both read off them, from one product with X).
@@ -260,12 +267,13 @@ def logistic_prox_newton(
         intercept, spent = _solve_working_set(
             *columns, y, s, fitted, local, intercept, weights[working], strength, ridge,
             norms[working], reference, target, max(tol, INFEASIBILITY_TOLERANCE),
-            max_epochs - epochs,
+            max_epochs - epochs, face_numbers,
         )  # fmt: skip
         coef[working] = local
         # The fit from scratch (rounding drifts along the steps' updates), from the
         # working set's columns: the support is in it.
         _fit_of_columns(*columns, local, intercept, fitted)
+        del columns  # released before the next working set's are copied
         epochs += spent
         iterations += 1
         if spent and intercept == start and np.array_equal(local, before):
@@ -681,7 +689,8 @@ def _dual_value(y, s, fitted, p, terms, loss, up, down, coef, weights, strength,
 
 @njit(cache=True)
 def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, intercept, weights,
-                       strength, ridge, norms, reference, target, feasibility, max_passes):
+                       strength, ridge, norms, reference, target, feasibility, max_passes,
+                       face_numbers):
     """Proximal Newton steps on the working set's columns (``data``, ``indices``,
     ``indptr``: CSC or Fortran order), in place on their ``coef`` and on ``fitted``.
 
@@ -689,7 +698,8 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
     duality gap of the problem restricted to the working set is at most ``target`` (and
     its dual infeasibility at most ``feasibility``), when a step does not move, or after
     :data:`NEWTON_STEPS` steps. A face step (:func:`_face_step`, reading the support's
-    columns once and solving a dense system of the support's size) counts as a pass.
+    columns once and solving a dense system of the support's size, where its two
+    matrices hold at most ``face_numbers`` numbers) counts as a pass.
     The objective's decrease is no stopping rule: near the
     optimum it is quadratic in the distance to it, the duality gap only linear, and on
     nearly separable data (large coefficients) the objective reaches its rounding level
@@ -821,7 +831,7 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
                 # Slow passes (nearly collinear or duplicated columns): the model minimised
                 # on the face of the current signs, exactly; the passes go on from there.
                 offset_change = _face_step(data, indices, indptr, dense, n, coef, step, z,
-                                           offset, g, h, thresholds, ridge)
+                                           offset, g, h, thresholds, ridge, face_numbers)
                 offset += offset_change
                 delta_b += offset_change
                 passes += 1
@@ -877,9 +887,11 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
 
 @njit(cache=True)
 def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thresholds,
-               ridge):
+               ridge, numbers):
     """The quadratic model minimised over the face of the current signs, in place on
-    ``step`` and ``z``; returns the intercept's change.
+    ``step`` and ``z``; returns the intercept's change (none is taken, and 0 returned,
+    where the work exceeds :data:`FACE_WORK` or the two dense matrices would hold more
+    than ``numbers`` numbers).
 
     On the support ``S`` of ``u = coef + step`` with signs ``sigma`` fixed, the model
     ``g'r + 1/2 r'Hr + sum_S (lam rho W_j sigma_j u_j + ridge/2 u_j^2)``, ``r = X delta +
@@ -901,6 +913,8 @@ def _face_step(data, indices, indptr, dense, n, coef, step, z, offset, g, h, thr
         if coef[q] + step[q] != 0.0:
             support += 1
     columns = support + 1
+    if 2 * columns * columns > numbers:
+        return 0.0
     chosen = np.empty(support, dtype=np.int64)
     c = 0
     for q in range(coef.size):
