@@ -83,6 +83,9 @@ FIRST_FEATURES = 10
 #: For SVM2, the columns whose squared cosine with the constant (metric S) is at least
 #: this are centred (see :func:`_column_statistics`); the lasso centres every column.
 HINGE_COUPLING = 0.1
+#: The squared hinge's Newton steps take the curvature of the samples inside the margin,
+#: at least this fraction of the curvature over every sample (which bounds the loss's).
+CURVATURE_FLOOR = 1e-3
 #: What may be left of the dual constraints of unpenalised features (SVM2; the
 #: certificate's relative measure, ``Certificate.dual_infeasibility``) when ``tol`` is
 #: looser: half the certificate's tolerance. The measure is the certificate's own,
@@ -627,8 +630,22 @@ def _duality_gap(
 @njit(cache=True)
 def _epoch(data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, state,
            intercept, lipschitz, centres, thresholds):
-    """One cyclic pass of proximal coordinate steps (length ``1 / L_j``) over the working set;
-    returns the intercept.
+    """One cyclic pass of proximal coordinate steps over the working set; returns the
+    intercept.
+
+    The step is of length ``1 / L_j``: the exact minimiser along the coordinate for the
+    squares, a majorisation step for the squared hinge, whose curvature ``L_j`` counts
+    every sample while only those inside the margin (``y_i f_i < 1``) have one. There,
+    on a raw column, the step is the proximal Newton step with the curvature of the
+    samples inside the margin (liblinear's primal coordinate descent, Yuan et al. 2010,
+    "A comparison of optimization methods and software for large-scale L1-regularized
+    linear classification", section 4.1.1, with its generalised second derivative),
+    kept when it is sure to decrease the objective at least as much as the
+    majorisation step (:func:`_keeps_newton`; the samples it brings inside the margin
+    are summed as the fit is updated), else replaced by it. On the hard Debian split at
+    0.01 lam_max, 30% of the samples are outside the margin and a column's curvature
+    inside it is a median 0.76 of ``L_j / 2``: the last working set took 30 epochs
+    where it took 80.
 
     With ``q_i = r_i`` (squares) or ``y_i [1 - y_i f_i]_+`` (squared hinge), minus the
     loss's derivative in ``w_j`` is ``2 sum_i s_i x_ij q_i``. A step by ``delta`` changes
@@ -652,7 +669,7 @@ def _epoch(data, indices, indptr, n, dense, weighted, working, y, s, squares, co
     for j in working:
         start, stop = _span(indptr, n, dense, j)
         centre = centres[j]
-        gradient = 0.0
+        gradient = curvature = 0.0
         if squares:
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
@@ -663,19 +680,41 @@ def _epoch(data, indices, indptr, n, dense, weighted, working, y, s, squares, co
                 slack = 1.0 - y[i] * (state[i] + offset)
                 if slack > 0.0:
                     gradient += weighted[k] * y[i] * slack
+                    curvature += weighted[k] * data[k]
             if centre != 0.0:
                 gradient -= centre * _intercept_gradient(y, s, state, offset)
         old = coef[j]
-        moved = old + 2.0 * gradient / lipschitz[j]
-        shrink = thresholds[j] / lipschitz[j]
-        new = moved - shrink if moved > shrink else (moved + shrink if moved < -shrink else 0.0)
-        if new != old:
-            coef[j] = new
-            change = old - new if squares else new - old
+        safe = _soft_step(old, gradient, 0.5 * lipschitz[j], thresholds[j])
+        new = safe
+        # The squared hinge's curvature on the samples inside the margin (a raw column).
+        curvature = max(curvature, CURVATURE_FLOOR * 0.5 * lipschitz[j])
+        newton = not squares and centre == 0.0 and curvature < 0.5 * lipschitz[j]
+        if newton:
+            new = _soft_step(old, gradient, curvature, thresholds[j])
+        if new == old:
+            continue
+        coef[j] = new
+        change = old - new if squares else new - old
+        if not (newton and new != safe):
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
                 state[i] += change * data[k]
             offset -= change * centre
+            continue
+        entering = 0.0  # sum_i s_i slack_i^2 over the samples the step brings inside the margin
+        for k in range(start, stop):
+            i = k - start if dense else indices[k]
+            state[i] += change * data[k]
+            moved = y[i] * change * data[k]
+            slack = 1.0 - y[i] * (state[i] + offset)
+            if slack > 0.0 and slack + moved <= 0.0:
+                entering += s[i] * slack * slack
+        if not _keeps_newton(gradient, curvature, 0.5 * lipschitz[j], thresholds[j], old, new,
+                             safe, entering):
+            coef[j] = safe
+            for k in range(start, stop):
+                i = k - start if dense else indices[k]
+                state[i] += (safe - new) * data[k]
     if offset != 0.0:
         state += offset
     return intercept - offset if squares else intercept + offset
@@ -695,15 +734,71 @@ def _intercept_gradient(y, s, fit, offset):
 
 @njit(cache=True)
 def _intercept_step(y, s, squares, state, intercept, total_weight):
-    """The intercept's coordinate step: exact for the squares (``b += mean_s(r)``), of
-    length ``1 / (2 sum_i s_i)`` for the squared hinge."""
+    """The intercept's coordinate step: exact for the squares (``b += mean_s(r)``); for
+    the squared hinge a Newton step on the samples inside the margin, kept when it
+    decreases the loss at least as much as the step of length ``1 / (2 sum_i s_i)`` is
+    guaranteed to (:func:`_keeps_newton`), else replaced by that step."""
     if squares:
         step = (s @ state) / total_weight
         state -= step
-    else:
-        step = _intercept_gradient(y, s, state, 0.0) / total_weight
-        state += step
-    return intercept + step
+        return intercept + step
+    gradient = inside = 0.0
+    for i in range(y.size):
+        slack = 1.0 - y[i] * state[i]
+        if slack > 0.0:
+            gradient += s[i] * y[i] * slack
+            inside += s[i]
+    safe = gradient / total_weight
+    inside = max(inside, CURVATURE_FLOOR * total_weight)
+    step = gradient / inside
+    if step == 0.0 or step == safe:
+        state += safe
+        return intercept + safe
+    entering = 0.0
+    for i in range(y.size):
+        state[i] += step
+        slack = 1.0 - y[i] * state[i]
+        if slack > 0.0 and slack + y[i] * step <= 0.0:
+            entering += s[i] * slack * slack
+    if _keeps_newton(gradient, inside, total_weight, 0.0, 0.0, step, safe, entering):
+        return intercept + step
+    state += safe - step
+    return intercept + safe
+
+
+@njit(cache=True)
+def _soft_step(old, gradient, curvature, threshold):
+    """The minimiser of ``-2 gradient t + curvature t^2 + threshold |old + t|`` in
+    ``old + t``: the proximal step of the L1 penalty."""
+    moved = old + gradient / curvature
+    shrink = 0.5 * threshold / curvature
+    if moved > shrink:
+        return moved - shrink
+    if moved < -shrink:
+        return moved + shrink
+    return 0.0
+
+
+@njit(cache=True)
+def _keeps_newton(gradient, curvature, bound, threshold, old, newton, safe, entering):
+    """Whether a squared-hinge Newton step from ``old`` to ``newton`` is kept.
+
+    Along a coordinate the loss changes by ``-2 gradient t + curvature t^2`` on the
+    samples inside the margin at the start (``curvature``: their ``sum_i s_i x_i^2``),
+    less on those the step takes out of it and ``entering`` more (``sum_i s_i
+    slack_i^2`` after the step over the samples it brings in): an upper bound on the
+    step's change of the objective. The step of length ``1 / (2 bound)`` (``bound``:
+    ``sum_i s_i x_i^2`` over every sample, the loss's largest curvature) to ``safe``
+    is guaranteed the change ``-2 gradient t + bound t^2``; the Newton step is kept
+    when its bound is at most that, so that it decreases the objective at least as
+    much as the step it replaces.
+    """
+    step, fallback = newton - old, safe - old
+    model = step * (curvature * step - 2.0 * gradient) + entering
+    model += threshold * (abs(newton) - abs(old))
+    guaranteed = fallback * (bound * fallback - 2.0 * gradient)
+    guaranteed += threshold * (abs(safe) - abs(old))
+    return model <= guaranteed
 
 
 @njit(cache=True)
