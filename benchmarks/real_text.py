@@ -2,7 +2,8 @@
 
 ``python -m benchmarks.real_text [--quick] [--sizes 2000,20000,all] [--splits hard,easy]
 [--estimators NAMES] [--repeats 3] [--budget 300] [--logistic [--peers liblinear,saga,skglm]]
-[--one-vs-rest K [--as-they-come]]``
+[--one-vs-rest K [--as-they-come]]`` (``--estimators`` also selects the one-vs-rest rows,
+e.g. ``SparseLogisticRegression``)
 
 The corpus is :func:`sparsify.datasets.load_debian_descriptions` read from the apt
 lists of this machine (``apt-get update -o Acquire::Languages=en`` downloads them;
@@ -166,10 +167,11 @@ def _ovr_steps(make, objective, X, labels):
     return steps
 
 
-def one_vs_rest(X, labels, budget, corpus_name="debian"):
-    """Each of :func:`_ovr_cases`, ours and the peer's one-vs-rest fit (first fit, peak
-    memory; a forked child each, one BLAS thread, ``budget`` seconds a step): prints a
-    table and returns its rows."""
+def one_vs_rest(X, labels, budget, corpus_name="debian", estimators=None):
+    """Each of :func:`_ovr_cases` (those of the ``estimators`` named, comma-separated,
+    if given), ours and the peer's one-vs-rest fit (first fit, peak memory; a forked
+    child each, one BLAS thread, ``budget`` seconds a step): prints a table and returns
+    its rows."""
     rows = []
     k = np.unique(labels).size
     print(f"one-vs-rest: {corpus_name} {X.shape[0]} x {X.shape[1]}, {k} sections")
@@ -177,6 +179,9 @@ def one_vs_rest(X, labels, budget, corpus_name="debian"):
           "(peer - ours) objective / ours | certified |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|")
     cases = _ovr_cases(X, labels)
+    if estimators:
+        names = estimators.split(",")
+        cases = [case for case in cases if case[0].split(" ")[0] in names]
     head = np.random.default_rng(0).permutation(X.shape[0])[:300]
     with threadpool_limits(1):  # numba's kernels loaded before the children fork
         for _, ours, peer, _ in cases:
@@ -254,7 +259,7 @@ def main(argv=None):
             args.one_vs_rest, sample=args.quick, drop_duplicates=not args.as_they_come
         )
         name = "debian as it comes" if args.as_they_come else "debian deduplicated"
-        return one_vs_rest(X, labels, args.budget, name)
+        return one_vs_rest(X, labels, args.budget, name, args.estimators)
     if args.logistic:
         found = corpora(splits, sizes, sample=args.quick)
         return logistic.run((), args.repeats, args.budget, tuple(args.peers.split(",")),

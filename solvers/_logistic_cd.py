@@ -17,17 +17,19 @@ sparse models with skglm"):
    s sigma(-y f)`` of the current fit (:meth:`solvers._losses.LOSSES`
    ``["logistic"].dual_point``): the balanced point's correlations, whence the duality
    gap (the stopping rule, relative to the certificate's scale,
-   :func:`solvers.certificates.gap_scale`), and the gradient of every feature, whence
-   its distance to the optimality conditions, computed in place: two vectors of the
-   features' size. The *working set* is the support, the unpenalised features and the
-   most violating others, ``max(p0, 2 |support|)`` in all (skglm's rule, as
-   :mod:`solvers._coordinate_descent`), chosen by a heap of that many places; its
-   columns are copied once per working set, and the fit is recomputed from them
-   afterwards (the support is in it), without a product with X.
+   :func:`solvers.certificates.gap_scale`), and the gradient of every feature: two
+   vectors of the features' size. The *working set* is the support, the unpenalised
+   features and ``max(p0, 2 |support|)`` others in all (skglm's rule, as
+   :mod:`solvers._coordinate_descent`): the most violating, then those nearest to
+   violating (celer's ordering, Massias, Gramfort & Salmon 2018), chosen in one
+   compiled pass by a heap of that many places (:func:`_working_set`); its columns are
+   copied once per working set, and the fit is recomputed from them afterwards (the
+   support is in it), without a product with X.
 2. *Proximal Newton steps* on the working set: the loss is replaced by its second-order
-   model at the current fit (weights ``h_i = s_i p_i (1 - p_i)``, glmnet's IRLS
-   weights) and the model plus the penalty is minimised by cyclic coordinate descent,
-   each coordinate exactly. The intercept is kept optimal for the model at no extra
+   model at the current fit (weights ``h_i = s_i p_i max(1 - p_i, MIN_WEIGHT)``,
+   glmnet's IRLS weights, bounded as glmnet bounds them) and the model plus the penalty
+   is minimised by cyclic coordinate descent, each coordinate exactly, to a forcing
+   term that shrinks with the violation (:data:`FORCING`). The intercept is kept optimal for the model at no extra
    cost: every step on ``w_j`` moves ``(w_j, b)`` by ``delta (1, -m_j)`` with ``m_j``
    the h-weighted mean of column j, which leaves ``1'(g + H z)`` (the model's
    derivative in b) at 0 once an exact intercept step has set it there (as the lasso's
@@ -37,9 +39,11 @@ sparse models with skglm"):
    ``ANDERSON_K`` passes, kept if it lowers the model). Every :data:`FACE_AFTER`
    passes that leave the model unsolved (duplicated or nearly collinear columns, where
    the passes crawl), a *face step* minimises the model exactly on the face of the
-   current signs, by a dense solve of the reduced system ``[X_S 1]' H [X_S 1]`` and an
-   active-set walk on the orthant (:func:`_face_step`, glmnet's and skglm's reduced
-   Newton system); the passes go on from there. A backtracking line search
+   current signs, by the Cholesky factor of the reduced system ``[X_S 1]' H [X_S 1]``
+   (summed over the support's entries) and an active-set walk on the orthant
+   (:func:`_face_step`, glmnet's and skglm's reduced Newton system), where its work and
+   memory are small (:data:`FACE_WORK`, :data:`FACE_NUMBERS`); the passes go on from
+   there. A backtracking line search
    on the objective (Armijo's rule with the model's decrease, Lee, Sun & Saunders 2014)
    takes the step, with the objective's change summed from each sample's own change
    (:func:`_loss_change`: exact where a difference of two sums would be rounding),
@@ -103,9 +107,11 @@ MIN_WEIGHT = 1e-5
 #: Coordinate-descent passes on one quadratic model at most.
 MODEL_PASSES = 200
 #: The quadratic model is solved until its largest coordinate step (times the step's
-#: curvature: the model's optimality violation) is below this fraction of the working
-#: set's violation (the forcing term of an inexact Newton method: each step divides
-#: the violation by about 1 / FORCING at least).
+#: curvature: the model's optimality violation) is below ``min(FORCING, v_k / v_0)``
+#: times the working set's violation ``v_k`` (the forcing term of an inexact Newton
+#: method, Eisenstat & Walker 1996's choice: each step divides the violation by 1 /
+#: FORCING at least, and by more as it shrinks, superlinearly; with FORCING alone the
+#: duality gap fell 20x to 70x a Newton step on a 200-document corpus).
 FORCING = 0.1
 #: Coordinate-descent passes on one quadratic model between face steps
 #: (:func:`_face_step`).
