@@ -677,10 +677,9 @@ def _epoch(data, indices, indptr, n, dense, weighted, working, y, s, squares, co
         else:
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
-                slack = 1.0 - y[i] * (state[i] + offset)
-                if slack > 0.0:
-                    gradient += weighted[k] * y[i] * slack
-                    curvature += weighted[k] * data[k]
+                slack = max(1.0 - y[i] * (state[i] + offset), 0.0)
+                gradient += weighted[k] * y[i] * slack
+                curvature += weighted[k] * data[k] if slack > 0.0 else 0.0
             if centre != 0.0:
                 gradient -= centre * _intercept_gradient(y, s, state, offset)
         old = coef[j]
@@ -707,8 +706,7 @@ def _epoch(data, indices, indptr, n, dense, weighted, working, y, s, squares, co
             state[i] += change * data[k]
             moved = y[i] * change * data[k]
             slack = 1.0 - y[i] * (state[i] + offset)
-            if slack > 0.0 and slack + moved <= 0.0:
-                entering += s[i] * slack * slack
+            entering += s[i] * slack * slack if (slack > 0.0) & (slack + moved <= 0.0) else 0.0
         if not _keeps_newton(gradient, curvature, 0.5 * lipschitz[j], thresholds[j], old, new,
                              safe, entering):
             coef[j] = safe
@@ -726,9 +724,7 @@ def _intercept_gradient(y, s, fit, offset):
     derivative in the intercept."""
     total = 0.0
     for i in range(y.size):
-        slack = 1.0 - y[i] * (fit[i] + offset)
-        if slack > 0.0:
-            total += s[i] * y[i] * slack
+        total += s[i] * y[i] * max(1.0 - y[i] * (fit[i] + offset), 0.0)
     return total
 
 
@@ -744,10 +740,9 @@ def _intercept_step(y, s, squares, state, intercept, total_weight):
         return intercept + step
     gradient = inside = 0.0
     for i in range(y.size):
-        slack = 1.0 - y[i] * state[i]
-        if slack > 0.0:
-            gradient += s[i] * y[i] * slack
-            inside += s[i]
+        slack = max(1.0 - y[i] * state[i], 0.0)
+        gradient += s[i] * y[i] * slack
+        inside += s[i] if slack > 0.0 else 0.0
     safe = gradient / total_weight
     inside = max(inside, CURVATURE_FLOOR * total_weight)
     step = gradient / inside
@@ -758,8 +753,7 @@ def _intercept_step(y, s, squares, state, intercept, total_weight):
     for i in range(y.size):
         state[i] += step
         slack = 1.0 - y[i] * state[i]
-        if slack > 0.0 and slack + y[i] * step <= 0.0:
-            entering += s[i] * slack * slack
+        entering += s[i] * slack * slack if (slack > 0.0) & (slack + y[i] * step <= 0.0) else 0.0
     if _keeps_newton(gradient, inside, total_weight, 0.0, 0.0, step, safe, entering):
         return intercept + step
     state += safe - step
