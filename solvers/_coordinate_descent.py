@@ -123,6 +123,8 @@ class CoordinateDescentResult:
     relative_gap : float
         ``max(gap, 0) / scale`` with the certificate's scale ``max(|primal|, |dual|,
         null)`` (:class:`solvers.certificates.Certificate`).
+    norms : ndarray of shape (n_features,), optional
+        The column norms of X, computed on the way (a certificate's pass over X fewer).
 
     See Also
     --------
@@ -137,6 +139,7 @@ class CoordinateDescentResult:
     converged: bool
     gap: float
     relative_gap: float
+    norms: np.ndarray = None
 
 
 def l1_coordinate_descent(
@@ -319,6 +322,7 @@ def l1_coordinate_descent(
         converged=bool(converged),
         gap=float(gap),
         relative_gap=float(max(gap, 0.0) / scale),
+        norms=np.sqrt(squared_norms),
     )
 
 
@@ -441,9 +445,12 @@ def _column_statistics(data, indices, indptr, n, d, dense, s, coupling):
     column and the constant in the metric S; ``coupling = 0`` centres every column): its
     steps are then along ``X_j - mean_j`` (see :func:`_epoch`), ``m_j = mean_j`` and
     ``L_j = 2 sum_i s_i (x_ij - mean_j)^2``; otherwise ``m_j = 0`` and
-    ``L_j = 2 sum_i s_i x_ij^2``. The centred sum is taken over the stored entries (the
-    implicit zeros add ``mean_j^2`` times their weight), without cancellation; a column
-    whose centred sum is at the level of rounding (a constant column) gets ``L_j = 0``.
+    ``L_j = 2 sum_i s_i x_ij^2``. The centred sum is ``sum_i s_i x_ij^2 - mean_j^2 sum_i
+    s_i`` when the second term is at most half the first (a text column's, by far: no
+    cancellation to speak of, and no second pass over the column); otherwise it is taken
+    over the stored entries (the implicit zeros add ``mean_j^2`` times their weight),
+    without cancellation, and a column whose centred sum is at the level of rounding (a
+    constant column) gets ``L_j = 0``.
     """
     lipschitz = np.zeros(d)
     centres = np.zeros(d)
@@ -461,13 +468,17 @@ def _column_statistics(data, indices, indptr, n, d, dense, s, coupling):
             stored_weight += s[i]
         squared_norms[j] = plain
         mean = weighted_sum / total_weight
-        if total_weight * mean * mean < coupling * weighted:
+        constant = total_weight * mean * mean
+        if constant < coupling * weighted:
             lipschitz[j] = 2.0 * weighted
             continue
-        centred = mean * mean * max(total_weight - stored_weight, 0.0)
-        for k in range(start, stop):
-            i = k - start if dense else indices[k]
-            centred += s[i] * (data[k] - mean) ** 2
+        if constant <= 0.5 * weighted:  # no cancellation to speak of
+            centred = weighted - constant
+        else:
+            centred = mean * mean * max(total_weight - stored_weight, 0.0)
+            for k in range(start, stop):
+                i = k - start if dense else indices[k]
+                centred += s[i] * (data[k] - mean) ** 2
         if centred > rounding * weighted:
             lipschitz[j] = 2.0 * centred
             centres[j] = mean
