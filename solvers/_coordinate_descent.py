@@ -20,7 +20,9 @@ with skglm"; Bertrand & Massias 2021, "Anderson acceleration of coordinate desce
    all (skglm's rule).
 2. *Inner loop.* Cyclic coordinate descent on the working set: the step on ``w_j`` is
    the proximal step of length ``1 / L_j`` along the coordinate's direction (the exact
-   minimiser along it for the squares, a majorisation step for the squared hinge). For
+   minimiser along it for the squares, a majorisation step for the squared hinge, where
+   a proximal Newton step with the curvature of the samples inside the margin replaces
+   it when that is sure to decrease the objective more, see :func:`_epoch`). For
    the lasso every direction is the centred column: ``(w_j, b)`` moves by
    ``delta (1, -m_j)`` (``m_j`` the column's s-weighted mean), which keeps the intercept
    optimal after every step at no extra cost; for SVM2 the columns nearly collinear
