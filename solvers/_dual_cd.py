@@ -69,7 +69,13 @@ then cuts (the truncation of Moré and Toraldo 1991), or after ``_FACE_CG_ITERAT
 a face that a batch of sweeps left as it was (the same free multipliers at two checks
 in a row) is solved to the end, up to ``_FACE_CG_SETTLED`` iterations: the active-set
 finish that coordinate descent lacks. Either way they stop once the face's residual is
-within a tenth of the gap's target. Then each of those 60 problems is certified
+within a tenth of the gap's target, and a face step does at most ``_FACE_BUDGET`` times
+the work the sweeps are expected to need to reach ``tol`` at their steady rate (the
+better of the last batch's and the last two's: on the Debian hard split one batch that
+left the gap about where it was had made the sweeps "short of work", and a face step of
+4-7 rounds of 100 iterations cost twice the rest of the solve; a settled face of 3 700
+multipliers at C = 100 took 10 rounds of up to 1000). Its rounds stop there, keeping
+their progress, and the sweeps go on. Then each of those 60 problems is certified
 (``tests/solvers/test_issue30_dual_cd.py``).
 
 Real text (``benchmarks.real_text``: Debian descriptions as they come, libraries
@@ -154,6 +160,9 @@ _FACE_GAP_SHARE = 0.1
 # Conjugate residuals stop (when their step leaves the box) once an iteration lowers
 # the face's quadratic by at most this share of what they lowered it by so far.
 _FACE_CG_STALL = 0.1
+# A face step's work at most, relative to the work the sweeps are expected to need to
+# reach tol at their rate (see _face_pays): its rounds stop there, with their progress.
+_FACE_BUDGET = 2.0
 # Sufficient decrease of the projected search (Armijo's constant).
 _ARMIJO = 1e-4
 # Entries of the dense block ``[Y_F X_F, y_F]`` of a null-space projection at most.
@@ -351,6 +360,10 @@ def dual_coordinate_descent(
     # The free multipliers at the last check: a face that a batch of sweeps left as it
     # was is solved to the end (see _face_step).
     last_free = None
+    # The gap at the last check (a real one, also after a face step) and the batch of
+    # sweeps before it, (gap at the check before, that batch's work): the window of the
+    # last two batches (see _face_pays).
+    last_gap, window = np.inf, None
 
     def check(b):
         _balance(rows, y, upper, alpha, w)
@@ -386,8 +399,11 @@ def dual_coordinate_descent(
         spare = (max_epochs - epochs) / max(sweeps, 1) * (work + check_work)
         # The rate of face steps on a face that still changed says little of one that
         # finishes a settled face: that one is judged as the first is.
-        pays, short = _face_pays(previous_gap, relative_gap, work + check_work, tol,
-                                 None if settled else face_rate, prior, spare)  # fmt: skip
+        batch = work + check_work
+        two = None if window is None else (window[0], window[1] + batch)
+        window, last_gap = (last_gap, batch), relative_gap
+        pays, short, expected = _face_pays(previous_gap, relative_gap, batch, tol,
+                                 None if settled else face_rate, prior, spare, two)  # fmt: skip
         if pays:
             # Slow progress: minimise over the face of the free multipliers exactly,
             # then sweep again over every sample (the pattern has changed).
@@ -398,7 +414,7 @@ def dual_coordinate_descent(
             stall = 0.0 if short or settled else _FACE_CG_STALL
             iterations = _FACE_CG_SETTLED if settled else _FACE_CG_ITERATIONS
             b, face_work = _face_step(X, rows, y, coordinates, alpha, w, b, target, stall,
-                                      iterations)  # fmt: skip
+                                      iterations, _FACE_BUDGET * expected)  # fmt: skip
             last_free = None
             total_work += face_work + check_work
             pending = (relative_gap, face_work + check_work)
@@ -406,6 +422,7 @@ def dual_coordinate_descent(
             b, margins, primal, dual, relative_gap = check(b)
             if relative_gap <= tol:
                 break
+            last_gap, window = relative_gap, None
             active = order.size
             thresholds[:] = (np.inf, -np.inf)
             if not short:
@@ -739,34 +756,43 @@ def _reactivate(y, coordinates, alpha, b, margins, order, thresholds):
     return active
 
 
-def _face_pays(previous, gap, work, tol, face_rate, prior, spare):
-    """Whether a face step is expected to lower the gap at less work than sweeps, and
-    whether the sweeps are short of work (``(pays, short)``).
+def _face_pays(previous, gap, work, tol, face_rate, prior, spare, two=None):
+    """Whether a face step is expected to lower the gap at less work than sweeps,
+    whether the sweeps are short of work, and the work they are expected to need to
+    reach ``tol`` (``(pays, short, expected)``).
 
     The sweeps' rate is the last batch's: ``log(previous / gap)`` per unit of ``work``
     (after the first batch, or the first after a face step, ``previous`` is inf: not
-    yet known). They are short when, at that rate, they would need more work than
-    ``spare`` (what the epochs left would do) to reach ``tol``: a face step is then
-    taken, with its conjugate residuals run to the end (or to their cap). Otherwise a
+    yet known). Their steady rate is the better of that one and the last two
+    batches' (``two = (gap two checks back, work since)``, after a face step from its
+    check on): one batch of sweeps may leave the gap where it was (or raise it) between
+    two that lower it, and ``expected`` is ``log(gap / tol)`` over the steady rate.
+    They are short when ``expected`` exceeds ``spare`` (what the epochs left would
+    do): a face step is then taken, with its conjugate residuals run to the end (or to
+    their cap, or to its budget: see _face_step). Otherwise a
     face step is taken when its rate, ``face_rate`` (the last one's, as measured), beats
     the sweeps'; before the first, when the sweeps would need more work than ``prior``
     (the work of a face step that finishes): coordinate descent's linear rate on an
     ill-conditioned dual.
     """
     if not np.isfinite(previous) or gap <= 0.0:
-        return False, False
+        return False, False, np.inf
     rate = np.log(previous / gap) / max(work, 1)
     needed = np.log(gap / tol) / rate if rate > 0.0 else np.inf
-    short = needed > spare
+    steady = rate
+    if two is not None and np.isfinite(two[0]):
+        steady = max(rate, np.log(two[0] / gap) / max(two[1], 1))
+    expected = np.log(gap / tol) / steady if steady > 0.0 else np.inf
+    short = expected > spare
     if face_rate is None:
-        return short or needed > prior, short
-    return short or face_rate > rate, short
+        return short or needed > prior, short, expected
+    return short or face_rate > rate, short, expected
 
 
 # -- the face step ------------------------------------------------------------------
 
 
-def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
+def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, budget=np.inf):
     """Minimise the dual over the face of the free multipliers; return the new intercept.
 
     On the face ``F = {i : 0 < a_i < U_i}`` (the others fixed at their bounds) and
@@ -784,7 +810,9 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
     (``y_i (x_i'w + b) = 1 - D_i a_i``), which fixes the intercept b, the multiplier
     of ``y'a = 0``. alpha and w are updated in place. ``target``, ``stall`` and
     ``iterations`` (at most, per round) are the conjugate residuals' stopping rules
-    (:func:`_face_cg`; the residual's norm is ``target / ||U_F||``). Returns the
+    (:func:`_face_cg`; the residual's norm is ``target / ||U_F||``); ``budget`` bounds
+    the step's work: a round starts only within it, and its iterations are cut to what
+    is left (the first round runs at least one). Returns the
     intercept and the work (entries of X read or written, feature-sized vectors counted
     as passes of their length).
     """
@@ -793,7 +821,7 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
     change = np.empty(w.size)
     lengths = np.diff(rows[2])
     work = 0
-    for _ in range(_FACE_ROUNDS):
+    for rounds in range(_FACE_ROUNDS):
         free = np.flatnonzero((alpha > 0.0) & (alpha < upper))
         if free.size < 2:  # one free multiplier cannot move on y'a = 0
             break
@@ -809,12 +837,18 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations):
             moved = np.zeros(w.size)
             work += count * (d + 1) * min(count, d + 1)  # the pivoted QR
         else:
+            # Within the budget (a round's conjugate residuals cut to what is left of it;
+            # the first round runs at least one iteration).
+            per_iteration = 2 * face_pass + 3 * d
+            if rounds > 0 and work + per_iteration > budget:
+                break
+            iterations = max(1, int(min(iterations, (budget - work) // per_iteration)))
             step, moved, iterations, stalled = _face_cg(rows, y, diagonal, free, gradient,
                                                         alpha[free], box, typical, d,
                                                         iterations, _FACE_CG_RTOL,
                                                         target / np.linalg.norm(box),
                                                         stall)  # fmt: skip
-            work += iterations * (2 * face_pass + 3 * d)
+            work += iterations * per_iteration
         slope = float(gradient @ step)
         if not slope < 0.0:
             break

@@ -19,7 +19,8 @@ from sklearn.svm import SVC
 
 from benchmarks._text import DEBIAN_CALIBRATION, text_like
 from solvers import SVMDual
-from solvers._dual_cd import _face_cg, _face_gradient
+import solvers._dual_cd as dual_cd
+from solvers._dual_cd import _coordinates, _face_cg, _face_gradient, _face_pays, _face_step
 from tests.solvers.test_dual_cd import LOSSES, assert_same_solution, cvxpy_svm, solve
 
 
@@ -98,6 +99,62 @@ def test_the_face_step_solves_the_face_exactly():
     # The face's primal change is unique (the step is, up to the null space of X_F'Y_F).
     np.testing.assert_allclose(moved, A.T @ reference, rtol=0,
                                atol=1e-6 * np.linalg.norm(A.T @ reference))  # fmt: skip
+
+
+def test_a_face_step_within_its_budget_keeps_its_progress():
+    # A face step cut by its budget (one conjugate-residual iteration's work) does less
+    # work than one without, and leaves a feasible dual point (the box, y'a as it was)
+    # with w = X'Y alpha formed afresh and a dual objective no lower than before.
+    X, y = near_duplicate_text(400, 2000, seed=4)
+    n, d = X.shape
+    rows = (X.data, X.indices.view(np.uint32), X.indptr)
+    C = 100.0
+    coordinates = _coordinates(rows, np.full(n, C), False)
+    start = np.random.default_rng(4).uniform(0.0, C, n)
+    start[start < 0.3 * C] = 0.0
+    start -= y * (y @ start) / n  # onto y'a = 0 (some leave [0, C]: clipped below)
+    start = np.clip(start, 0.0, C)
+
+    def dual(alpha):
+        return alpha.sum() - 0.5 * np.sum((X.T @ (y * alpha)) ** 2)
+
+    works = []
+    for budget in (np.inf, 2 * np.diff(X.indptr)[(start > 0) & (start < C)].sum() + 3 * d):
+        alpha = start.copy()
+        w = X.T @ (y * alpha)
+        _, work = _face_step(X, rows, y, coordinates, alpha, w, 0.0, 0.0, 0.0, 100, budget)
+        works.append(work)
+        assert np.all(alpha >= 0.0) and np.all(alpha <= C)
+        assert y @ alpha == pytest.approx(y @ start, abs=1e-9 * C * n)
+        np.testing.assert_allclose(w, X.T @ (y * alpha), rtol=0, atol=1e-10 * np.abs(w).max())
+        assert dual(alpha) >= dual(start) - 1e-12 * abs(dual(start))
+    assert works[1] < works[0]
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+def test_face_steps_on_a_tiny_budget_still_reach_the_optimum(loss, monkeypatch):
+    # Face steps cut to at most one round of one iteration: the sweeps and the gap
+    # checks finish, at Clarabel's optimum.
+    monkeypatch.setattr(dual_cd, "_FACE_BUDGET", 1e-9)
+    X, y = near_duplicate_text(300, 1500, seed=5)
+    coef, intercept, value = cvxpy_svm(X.toarray(), y, 100.0, loss)
+    result = solve(X, y, 100.0, loss, max_epochs=20000)
+    assert result.face_steps > 0
+    assert result.primal == pytest.approx(value, rel=1e-6)
+    assert_same_solution(result, coef, intercept, rtol=1e-3)
+
+
+def test_one_batch_that_stalls_between_two_that_progress_is_not_short_of_work():
+    # Gaps 1e-3 -> 1e-4 -> 1e-4 over batches of 1000 units of work each, tol 1e-7: the
+    # last batch alone has no rate (the sweeps would never finish), the two together
+    # log(10) per 2000 units, so 2000 log(1000) / log(10) = 6000 units are expected to
+    # remain, within 10 000 units to spare: not short.
+    pays, short, expected = _face_pays(1e-4, 1e-4, 1000, 1e-7, None, 1e9, 1e4, (1e-3, 2000))
+    assert pays and not short
+    assert expected == pytest.approx(6000.0)
+    # Without the window the same batch is short of work, and nothing is expected.
+    pays, short, expected = _face_pays(1e-4, 1e-4, 1000, 1e-7, None, 1e9, 1e4)
+    assert pays and short and expected == np.inf
 
 
 @pytest.mark.parametrize("loss", LOSSES)
