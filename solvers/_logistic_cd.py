@@ -256,14 +256,15 @@ def logistic_prox_newton(
         if converged or iterations == max_iter or epochs >= max_epochs:
             break
         # The working set is solved until its duality gap is INNER_RATIO of the full one;
-        # when no feature outside the last one violates its optimality condition, the full
-        # gap is the working set's, and it is solved to the final target.
+        # when no feature outside the last one (or the given one, warm) violates its
+        # optimality condition, the full gap is the working set's, and it is solved to
+        # the final target.
         working, outside = _working_set(
-            gradient, coef, weights, strength, movable, norms, first_features,
-            working if iterations > 0 else _NONE, working if iterations == 0 else _NONE,
+            gradient, coef, weights, strength, movable, norms, first_features, working,
+            working if iterations == 0 else _NONE,
         )  # fmt: skip
         target = INNER_RATIO * gap
-        if iterations > 0 and not outside:
+        if (iterations > 0 or working_set is not None) and not outside:
             target = INNER_RATIO * tol * scale
         # The kernel reads the working set's columns, copied in its layout (CSC or
         # Fortran order): O(nnz of those columns), never a copy of X.
@@ -784,8 +785,11 @@ def _solve_working_set(data, indices, indptr, dense, y, s, fitted, coef, interce
         if first_measure < 0.0:
             first_measure = measure
         # The forcing term shrinks with the violation (superlinear convergence, Eisenstat
-        # & Walker 1996's choice 2: eta_k = min(FORCING, |grad_k| / |grad_0|)).
-        model_target = min(FORCING, measure / first_measure) * measure
+        # & Walker 1996's choice 2: eta_k = min(FORCING, |grad_k| / |grad_0|)), but not
+        # below what the gap's target asks of this step (the gap falls as eta^2: half of
+        # sqrt(target / gap) leaves it at a quarter of the target).
+        enough = 0.5 * np.sqrt(target / (primal - dual)) if primal - dual > target else 0.0
+        model_target = min(FORCING, max(measure / first_measure, enough)) * measure
         stored = 0
         for _pass in range(MODEL_PASSES):
             passes += 1

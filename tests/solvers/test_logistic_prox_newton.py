@@ -112,3 +112,21 @@ def test_text_like_answers_are_the_optimum(lam):
     optimum, _, _ = cvxpy_optimum(X.toarray(), y, lam)
     assert result.converged
     assert objective(X, y, result.coef, result.intercept, lam) - optimum <= 1e-7 * abs(optimum)
+
+
+def test_a_warm_start_whose_working_set_holds_the_violators_takes_one_working_set():
+    """From the answer at a nearby lam and its working set, when no feature outside it
+    violates its conditions the first working set is solved to the final target: one
+    working set (a cold start takes two here), and the optimum's objective."""
+    from benchmarks._text import text_like
+
+    X, y = text_like(400, 3000, seed=3)
+    weights = np.ones(X.shape[1])
+    last = logistic_prox_newton(X, y, 0.5, weights)
+    warm = logistic_prox_newton(X, y, 0.4, weights, coef=last.coef, intercept=last.intercept,
+                                working_set=last.working_set)  # fmt: skip
+    cold = logistic_prox_newton(X, y, 0.4, weights)
+    assert warm.converged and cold.converged
+    assert warm.iterations == 1 < cold.iterations
+    optimum, _, _ = cvxpy_optimum(X.toarray(), y, 0.4)
+    assert objective(X, y, warm.coef, warm.intercept, 0.4) - optimum <= 1e-7 * abs(optimum)
