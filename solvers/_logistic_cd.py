@@ -28,28 +28,28 @@ sparse models with skglm"):
 2. *Proximal Newton steps* on the working set: the loss is replaced by its second-order
    model at the current fit (weights ``h_i = s_i p_i max(1 - p_i, MIN_WEIGHT)``,
    glmnet's IRLS weights, bounded as glmnet bounds them) and the model plus the penalty
-   is minimised by cyclic coordinate descent, each coordinate exactly, to a forcing
-   term that shrinks with the violation (:data:`FORCING`). The intercept is kept optimal for the model at no extra
-   cost: every step on ``w_j`` moves ``(w_j, b)`` by ``delta (1, -m_j)`` with ``m_j``
-   the h-weighted mean of column j, which leaves ``1'(g + H z)`` (the model's
-   derivative in b) at 0 once an exact intercept step has set it there (as the lasso's
-   centred steps of :mod:`solvers._coordinate_descent`; word counts are nonnegative
-   and frequent words nearly collinear with the constant). The passes are accelerated
-   as that module's (Anderson extrapolation of the last iterates every
-   ``ANDERSON_K`` passes, kept if it lowers the model). Every :data:`FACE_AFTER`
-   passes that leave the model unsolved (duplicated or nearly collinear columns, where
-   the passes crawl), a *face step* minimises the model exactly on the face of the
-   current signs, by the Cholesky factor of the reduced system ``[X_S 1]' H [X_S 1]``
-   (summed over the support's entries) and an active-set walk on the orthant
+   is minimised by cyclic coordinate descent, each coordinate exactly, to a forcing term
+   that shrinks with the violation (:data:`FORCING`). The intercept is kept optimal for
+   the model at no extra cost: every step on ``w_j`` moves ``(w_j, b)`` by ``delta (1,
+   -m_j)`` with ``m_j`` the h-weighted mean of column j, which leaves ``1'(g + H z)``
+   (the model's derivative in b) at 0 once an exact intercept step has set it there (as
+   the lasso's centred steps of :mod:`solvers._coordinate_descent`; word counts are
+   nonnegative and frequent words nearly collinear with the constant). The passes are
+   accelerated as that module's (Anderson extrapolation of the last iterates every
+   ``ANDERSON_K`` passes, kept if it lowers the model). Every :data:`FACE_AFTER` passes
+   that leave the model unsolved (duplicated or nearly collinear columns, where the
+   passes crawl), a *face step* minimises the model exactly on the face of the current
+   signs, by the Cholesky factor of the reduced system ``[X_S 1]' H [X_S 1]`` (summed
+   over the support's entries) and an active-set walk on the orthant
    (:func:`_face_step`, glmnet's and skglm's reduced Newton system), where its work and
    memory are small (:data:`FACE_WORK`, :data:`FACE_NUMBERS`); the passes go on from
-   there. A backtracking line search
-   on the objective (Armijo's rule with the model's decrease, Lee, Sun & Saunders 2014)
-   takes the step, with the objective's change summed from each sample's own change
-   (:func:`_loss_change`: exact where a difference of two sums would be rounding),
-   whose values give the next step's ``sigma(-y f)`` and loss terms: an ``expm1`` and
-   two logarithms a sample and Newton step in all. Newton steps repeat until the
-   working set's duality gap is below :data:`INNER_RATIO` of the full one.
+   there. A backtracking line search on the objective (Armijo's rule with the model's
+   decrease, Lee, Sun & Saunders 2014) takes the step, with the objective's change
+   summed from each sample's own change (:func:`_loss_change`: exact where a difference
+   of two sums would be rounding), whose values give the next step's ``sigma(-y f)`` and
+   loss terms: an ``expm1`` and two logarithms a sample and Newton step in all. Newton
+   steps repeat until the working set's duality gap is below :data:`INNER_RATIO` of the
+   full one.
 
 The dual, whose value the stopping rule and :func:`solvers.certificates.certificate`
 take (the generic certificate is the check of every answer; this is the backend's own
