@@ -822,6 +822,8 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
     lengths = np.diff(rows[2])
     work = 0
     for rounds in range(_FACE_ROUNDS):
+        if rounds > 0 and work >= budget:
+            break
         free = np.flatnonzero((alpha > 0.0) & (alpha < upper))
         if free.size < 2:  # one free multiplier cannot move on y'a = 0
             break
