@@ -115,15 +115,17 @@ def validated(estimator, X, y="no_validation", **kwargs):
     A CSR or CSC matrix with duplicate entries (valid in SciPy: they add up) or
     unsorted indices becomes a canonical copy (:func:`sparsify._validation.canonical`;
     the caller's matrix is never modified), so that every backend, which reads the
-    stored entries, sees each entry once.
+    stored entries, sees each entry once; the copy is in the estimator's
+    ``_SPARSE_FORMAT`` when it declares one (the format its backends read).
 
     Returns X, or ``(X, y)`` when ``y`` is given, as ``validate_data`` does. With
     ``y_numeric=True`` (the regressors) a y that does not hold real numbers (class
     labels as text) is a ValueError naming the estimator.
     """
     kwargs = {"accept_sparse": _ACCEPT_SPARSE, "dtype": np.float64, **kwargs}
+    layout = getattr(estimator, "_SPARSE_FORMAT", None)
     if isinstance(y, str) and y == "no_validation":
-        return canonical(validate_data(estimator, X, **kwargs))
+        return canonical(validate_data(estimator, X, **kwargs), layout=layout)
     X, y = validate_data(estimator, X, y, **kwargs)
     if kwargs.get("y_numeric") and y.dtype.kind not in "biuf":
         name = type(estimator).__name__
@@ -132,7 +134,7 @@ def validated(estimator, X, y="no_validation", **kwargs):
             f"(first values {y[:3].tolist()}). For class labels use a classifier (L1SVM, "
             "SVM2, HybridSVM, ...); numbers stored as text convert with y.astype(float)."
         )
-    return canonical(X), y
+    return canonical(X, layout=layout), y
 
 
 #: A scikit-learn argument a user may bring, by the model it would mean something for:
@@ -221,6 +223,8 @@ class LinearModel(BaseEstimator):
     """
 
     _MODEL = None
+    #: The sparse format a canonical copy of X is made in ("csr", "csc"; None: X's own).
+    _SPARSE_FORMAT = None
     __new__ = checked_new  # an unknown argument names this class and what to pass
     #: Whether a classifier fits more than two classes one-vs-rest (else a ValueError).
     _one_vs_rest = True

@@ -71,6 +71,8 @@ class WeightedL1Model(LinearModel):
     }
     _LOSS = None
     _CLOSED_FORM_ZERO = False
+    #: CD and column generation read X by columns.
+    _SPARSE_FORMAT = "csc"
     _ADAPTIVE = False
 
     def __init__(

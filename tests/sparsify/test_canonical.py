@@ -47,3 +47,21 @@ def test_canonical_copy_is_the_same_matrix(fmt, duplicates, through_other_format
     for kept, now in zip(before, (M.data, M.indices, M.indptr), strict=True):
         assert kept.tobytes() == now.tobytes()
     assert canonical(out) is out  # already canonical: no copy
+
+
+@pytest.mark.parametrize("duplicates", [False, True])
+@pytest.mark.parametrize("fmt, layout", [("csr", "csc"), ("csc", "csr")])
+def test_canonical_copy_in_the_other_layout(fmt, layout, duplicates):
+    """A copy asked in the other format is that format's canonical matrix (one
+    conversion); a matrix already canonical is returned as it is, in its own format."""
+    rng = np.random.default_rng(1)
+    X = rng.random((30, 50)) * (rng.random((30, 50)) < 0.3)
+    M = _shuffled(X, fmt, duplicates, rng)
+    before = (M.data.copy(), M.indices.copy(), M.indptr.copy())
+    out = canonical(M, layout=layout)
+    assert out.format == layout and out.has_canonical_format
+    np.testing.assert_array_equal(out.toarray(), X)
+    for kept, now in zip(before, (M.data, M.indices, M.indptr), strict=True):
+        assert kept.tobytes() == now.tobytes()
+    tidy = sp.csr_matrix(X) if fmt == "csr" else sp.csc_matrix(X)
+    assert canonical(tidy, layout=layout) is tidy
