@@ -17,9 +17,9 @@ import pytest
 import scipy.sparse as sp
 from sklearn.svm import SVC
 
+import solvers._dual_cd as dual_cd
 from benchmarks._text import DEBIAN_CALIBRATION, text_like
 from solvers import SVMDual
-import solvers._dual_cd as dual_cd
 from solvers._dual_cd import _coordinates, _face_cg, _face_gradient, _face_pays, _face_step
 from tests.solvers.test_dual_cd import LOSSES, assert_same_solution, cvxpy_svm, solve
 
