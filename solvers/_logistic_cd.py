@@ -294,6 +294,7 @@ def logistic_prox_newton(
         converged=bool(converged),
         gap=float(gap),
         relative_gap=float(max(gap, 0.0) / scale),
+        norms=norms,
     )
 
 

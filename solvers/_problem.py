@@ -188,5 +188,5 @@ class Problem:
             )  # fmt: skip
         return _certify(
             _model_name(self.loss, self.l1_ratio), X, y, coef, b, self.loss, self.penalty,
-            self.sample_weights(), self.fit_intercept, tolerance, [],
+            self.sample_weights(), self.fit_intercept, tolerance, [], norms=norms,
         )  # fmt: skip

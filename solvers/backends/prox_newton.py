@@ -13,7 +13,8 @@ __all__ = ["run"]
 
 
 def run(problem, options, warm_start):
-    """Proximal Newton on ``problem`` (the logistic loss): see the module docstring."""
+    """Proximal Newton on ``problem`` (the logistic loss): see the module docstring. An
+    answer that converged is certified with the column norms the descent computed."""
     from .._logistic_cd import logistic_prox_newton
 
     result = logistic_prox_newton(
@@ -22,4 +23,8 @@ def run(problem, options, warm_start):
     )  # fmt: skip
     answer, state = Answer(result.coef, float(result.intercept)), kept_descent(result)
     status, message = descent_status(result, "working sets")
-    return Outcome(status, message, answer, {"iterations": result.iterations}, state=state)
+    certificate = None
+    if status == "optimal":  # the certificate reads X's column norms: computed above
+        certificate = problem.certificate(answer, norms=result.norms)
+    return Outcome(status, message, answer, {"iterations": result.iterations}, certificate,
+                   state)  # fmt: skip

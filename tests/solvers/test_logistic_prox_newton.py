@@ -130,3 +130,21 @@ def test_a_warm_start_whose_working_set_holds_the_violators_takes_one_working_se
     assert warm.iterations == 1 < cold.iterations
     optimum, _, _ = cvxpy_optimum(X.toarray(), y, 0.4)
     assert objective(X, y, warm.coef, warm.intercept, 0.4) - optimum <= 1e-7 * abs(optimum)
+
+
+@pytest.mark.parametrize("layout", ["csr", "csc", "dense"])
+def test_the_column_norms_it_hands_the_certificate_are_xs(layout):
+    """PROX_NEWTON's backend certifies with the column norms the descent computed: they
+    are X's (by NumPy on the dense matrix), and the fit is certified with them."""
+    from solvers import SparseLogisticRegression
+
+    rng = np.random.default_rng(3)
+    dense = rng.random((80, 40)) * (rng.random((80, 40)) < 0.3)
+    dense[:, 5] = 0.0  # a zero column
+    y = np.where(dense[:, 0] - dense[:, 1] + 0.1 * rng.standard_normal(80) > 0, 1.0, -1.0)
+    X = {"csr": sp.csr_matrix, "csc": sp.csc_matrix, "dense": np.asarray}[layout](dense)
+    result = logistic_prox_newton(X, y, 0.5, np.ones(40))
+    np.testing.assert_allclose(result.norms, np.linalg.norm(dense, axis=0), rtol=1e-13)
+    fitted = SparseLogisticRegression(lam=0.5).fit(X, y)
+    attempt = fitted.solve_attempts_[-1]
+    assert attempt["backend"] == "PROX_NEWTON" and attempt["certificate"].holds
