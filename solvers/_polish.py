@@ -16,6 +16,7 @@ weighted ones (``Z'S Z``, boxes ``C s_i``), written out in each docstring.
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 from sparsify.utils import column_norms
 
@@ -54,24 +55,76 @@ def hinge_intercept(offsets, y, *, squared, sample_weight=None):
     float
     """
     s = np.ones(y.size) if sample_weight is None else sample_weight
+    offsets, y, s = (np.ascontiguousarray(a, dtype=np.float64) for a in (offsets, y, s))
+    b = float(_best_intercept(offsets, y, s, bool(squared)))
+    if squared:  # the mean over the samples inside, summed afresh (the sweep's running
+        # sums drift by rounding; a column at 1e12 makes the last bits of b count)
+        inside = y * (offsets + b) < 1.0
+        if inside.any():
+            b = float(np.average((y - offsets)[inside], weights=s[inside]))
+    return b
+
+
+@njit(cache=True)
+def _best_intercept(offsets, y, s, squared):
+    """:func:`hinge_intercept`'s minimiser, compiled (it runs at every gap check of the
+    dual coordinate descent)."""
     targets = y - offsets  # y_i (offsets_i + b) = 1  <=>  b = y_i - offsets_i
     if squared:
-        b = float(np.average(targets, weights=s))
-        for _ in range(_MAX_ROUNDS):
-            inside = y * (offsets + b) < 1.0
-            new = float(np.average(targets[inside], weights=s[inside])) if inside.any() else b
-            if new == b:
-                break
-            b = new
-        return b
-    order = np.argsort(targets, kind="stable")
-    ordered, labels, weights = targets[order], y[order], s[order]
-    # Slope just right of ordered[k]: (negatives at or left of it) - (positives right of
-    # it), each counted with its weight.
-    negatives_left = np.cumsum(weights * (labels < 0))
-    positives_right = weights[labels > 0].sum() - np.cumsum(weights * (labels > 0))
-    slope = negatives_left - positives_right
-    return float(ordered[int(np.argmax(slope >= 0))])
+        return _squared_hinge_intercept(targets, y, s)
+    order = np.argsort(targets, kind="mergesort")
+    # Slope just right of targets[order[k]]: (negatives at or left of it) - (positives
+    # right of it), each counted with its weight; the first k where it is >= 0.
+    positives_right = 0.0
+    for i in range(y.size):
+        if y[i] > 0:
+            positives_right += s[i]
+    negatives_left = 0.0
+    for k in range(order.size):
+        i = order[k]
+        if y[i] < 0:
+            negatives_left += s[i]
+        else:
+            positives_right -= s[i]
+        if negatives_left - positives_right >= 0.0:
+            return targets[i]
+    return targets[order[-1]]  # right of every breakpoint the slope is that of the
+    # negatives, >= 0: only rounding of the running sums gets here
+
+
+@njit(cache=True)
+def _squared_hinge_intercept(targets, y, s):
+    """The minimiser of ``sum_i s_i [y_i (t_i - b)]_+^2`` (``t_i = y_i - f_i``): sample i
+    is inside the margin for ``b < t_i`` when ``y_i = 1``, for ``b > t_i`` when
+    ``y_i = -1``. Between consecutive breakpoints the samples inside are fixed and the
+    quadratic's minimiser is their s-weighted mean of t; the function is convex and
+    continuously differentiable, so the minimiser is the interval's mean that lies in its
+    interval (the intervals taken from the left, the sums updated at each breakpoint).
+    """
+    order = np.argsort(targets, kind="mergesort")
+    weight = total = 0.0
+    for i in range(y.size):  # left of every breakpoint: the positives are inside
+        if y[i] > 0:
+            weight += s[i]
+            total += s[i] * targets[i]
+    empty = 1e-12 * np.sum(s)  # a weight left by rounding when every sample has left
+    low = -np.inf
+    for k in range(order.size + 1):
+        high = targets[order[k]] if k < order.size else np.inf
+        if weight > empty:
+            mean = total / weight
+            slack = 1e-12 * (abs(mean) + 1.0)  # rounding of the sums
+            if low - slack <= mean <= high + slack:
+                return min(max(mean, low), high)
+        elif k > 0 and (k < order.size or np.isfinite(low)):
+            return low  # nobody inside: the objective is 0 on this interval
+        if k < order.size:
+            i = order[k]
+            sign = 1.0 if y[i] > 0 else -1.0  # a positive leaves, a negative enters
+            weight -= sign * s[i]
+            total -= sign * s[i] * targets[i]
+            low = high
+    return low
 
 
 def refit_on_support(X, y, coef, intercept, lam, weights, *, rows=None, sample_weight=None):
