@@ -30,6 +30,9 @@ _SUPPORT_RTOL = 1e-7
 _BOUND_RTOL = 1e-6
 # Rounds of the active-set iteration for the squared hinge.
 _MAX_ROUNDS = 50
+# Rounds of the squared hinge intercept's iteration on the samples inside the margin
+# before the exact sweep over the breakpoints takes over.
+_INTERCEPT_ROUNDS = 8
 
 
 def hinge_intercept(offsets, y, *, squared, sample_weight=None):
@@ -71,6 +74,20 @@ def _best_intercept(offsets, y, s, squared):
     dual coordinate descent)."""
     targets = y - offsets  # y_i (offsets_i + b) = 1  <=>  b = y_i - offsets_i
     if squared:
+        # b = the mean over the samples inside the margin at b, iterated from the mean
+        # over all: where the samples inside stop changing, b is a stationary point of a
+        # convex function, the minimum; the iteration may also cycle, then the sweep.
+        b = np.sum(s * targets) / np.sum(s)
+        for _ in range(_INTERCEPT_ROUNDS):
+            total = weight = 0.0
+            for i in range(y.size):
+                if y[i] * (offsets[i] + b) < 1.0:
+                    total += s[i] * targets[i]
+                    weight += s[i]
+            new = total / weight if weight > 0.0 else b
+            if new == b:
+                return b
+            b = new
         return _squared_hinge_intercept(targets, y, s)
     order = np.argsort(targets, kind="mergesort")
     # Slope just right of targets[order[k]]: (negatives at or left of it) - (positives
