@@ -103,6 +103,9 @@ def column_norms(X, *, squared=False):
             row = sp.csr_matrix((part * part, X.indices[start : start + step], [0, part.size]),
                                 shape=(1, d))  # fmt: skip
             squares += row.T @ np.ones(1)
+    elif sp.issparse(X) and X.format == "csc":  # each column's stored entries: X' as CSR
+        rows = sp.csr_matrix((X.data * X.data, X.indices, X.indptr), shape=X.shape[::-1])
+        squares = rows @ np.ones(X.shape[0])
     elif sp.issparse(X):
         squares = np.asarray(X.multiply(X).sum(axis=0)).ravel()
     else:
