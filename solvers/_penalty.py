@@ -34,6 +34,7 @@ __all__ = [
     "l1_kkt_violation",
     "l1_lam_max",
     "l1_value",
+    "l2_kkt_violation",
 ]
 
 # Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
@@ -243,10 +244,10 @@ class Penalty:
         the support, where the violation is ``|c_j - l2 w_j - l1_j sign(w_j)|``, is
         taken by index; off it the violation is ``[|c_j| - l1_j]_+``. With the 2-norm
         alone it is ``|c_j - l2 w_j|`` everywhere, in one pass
-        (:func:`_l2_kkt_violation`).
+        (:func:`l2_kkt_violation`).
         """
         if self.l2_only:
-            return _l2_kkt_violation(correlations, coef, norms, float(dual_norm), self.l2)
+            return l2_kkt_violation(correlations, coef, norms, float(dual_norm), self.l2, self.l2)
         contribution = np.abs(coef) * norms
         support = np.flatnonzero(contribution > _SUPPORT_RTOL * contribution.max(initial=0.0))
         del contribution
@@ -266,15 +267,16 @@ class Penalty:
 
 
 @njit(cache=True)
-def _l2_kkt_violation(correlations, coef, norms, dual_norm, l2):
-    """``max_j |c_j - l2 w_j| / (||X_j|| ||v|| + l2 |w_j|)`` (0 where that scale is 0), in
-    one pass without temporaries: the 2-norm penalty's KKT violation. NaN if any term
+def l2_kkt_violation(correlations, coef, norms, dual_norm, l2, shift):
+    """``max_j |c_j - shift w_j| / (||X_j|| ||v|| + l2 |w_j|)`` (0 where that scale is 0),
+    in one pass without temporaries: the 2-norm penalty's KKT violation (``shift = l2``;
+    ridge regression's certificate passes its gradient, ``shift = 0``). NaN if any term
     is NaN."""
     worst = 0.0
     for j in range(coef.size):
         scale = norms[j] * dual_norm + l2 * abs(coef[j])
         if scale > 0.0:
-            excess = abs(correlations[j] - l2 * coef[j])
+            excess = abs(correlations[j] - shift * coef[j])
             if excess > worst * scale:  # a division only where the maximum may change
                 worst = excess / scale
             elif excess != excess:

@@ -54,7 +54,14 @@ from sparsify.utils import column_norms
 
 from ._columns import large_columns
 from ._losses import HINGE, LOSSES, SQUARED_HINGE, SQUARES
-from ._penalty import Penalty, check_penalty_weights, l1_dual_scaling, l1_kkt_violation, l1_value
+from ._penalty import (
+    Penalty,
+    check_penalty_weights,
+    l1_dual_scaling,
+    l1_kkt_violation,
+    l1_value,
+    l2_kkt_violation,
+)
 
 __all__ = [
     "GAP_TOLERANCE",
@@ -1519,19 +1526,19 @@ def _ridge_certificate_of_gradient(
     -------
     Certificate
     """
-    coef = np.asarray(coef)
-    scale = norms * max(residual_norm, y_norm) + lam * np.abs(coef.astype(np.float64))
-    violation = np.abs(gradient.astype(np.float64)) / np.where(scale > 0, scale, 1.0)
-    kkt = float(violation.max(initial=0.0))
+    coef = np.asarray(coef, dtype=np.float64)
+    norms = np.asarray(norms, dtype=np.float64)
+    # |gradient_j| / (||X_j|| max(||r||, ||y||) + lam |b_j|), in one compiled pass.
+    kkt = float(l2_kkt_violation(np.asarray(gradient, dtype=np.float64), coef, norms,
+                                  max(residual_norm, y_norm), lam, 0.0))  # fmt: skip
     if lam == 0:
         return Certificate("ridge", primal, np.nan, np.nan, kkt, kkt, 0.0, tolerance)
     value = primal - float(gradient @ gradient / lam)
     value = value if dual is None else max(value, dual)
-    eps = np.finfo(np.float64).eps
-    rounding = _ROUNDING_ULPS * eps * norms**2 * np.abs(coef.astype(np.float64))
-    return _certificate(
-        "ridge", primal, value, kkt, 0.0, tolerance, rounding @ rounding / lam, null=null
-    )
+    rounding = norms * norms  # ||X_j||^2 |b_j|, each to _ROUNDING_ULPS ulps
+    rounding *= coef
+    resolution = (_ROUNDING_ULPS * np.finfo(np.float64).eps) ** 2 * float(rounding @ rounding)
+    return _certificate("ridge", primal, value, kkt, 0.0, tolerance, resolution / lam, null=null)
 
 
 def scale_rows(X, y, sample_weight):

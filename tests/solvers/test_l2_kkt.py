@@ -39,3 +39,23 @@ def test_l2_kkt_violation_propagates_nan():
     coef = np.ones(d)
     coef[3] = np.nan
     assert np.isnan(penalty.kkt_violation(np.ones(d), coef, np.ones(d), 1.0))
+
+
+def test_ridge_certificate_kkt_and_resolution_are_the_formulas():
+    """Ridge regression's certificate reads its KKT violation (``shift = 0``: the
+    gradient) and its rounding resolution in one pass: against the formulas."""
+    from solvers.certificates import ridge_certificate
+
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((40, 60)) * (rng.random((40, 60)) < 0.5)
+    X[:, 3] = 0.0
+    y = rng.standard_normal(40)
+    lam = 0.7
+    coef = np.linalg.solve(X.T @ X + lam * np.eye(60), X.T @ y) + 1e-4 * rng.standard_normal(60)
+    certificate = ridge_certificate(X, y, coef, lam=lam)
+    residual = y - X @ coef
+    gradient = X.T @ residual - lam * coef
+    norms = np.linalg.norm(X, axis=0)
+    scale = norms * max(np.linalg.norm(residual), np.linalg.norm(y)) + lam * np.abs(coef)
+    assert certificate.kkt == pytest.approx(np.max(np.abs(gradient) / scale), rel=1e-9)
+    assert certificate.kkt > 0 and not certificate.holds  # the perturbed point fails
