@@ -60,6 +60,8 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from sparsify._validation import canonical
+
 from ._polish import hinge_intercept
 from .certificates import (
     GAP_TOLERANCE,
@@ -334,11 +336,7 @@ def l1_coordinate_descent(
 def _column_layout(X):
     """X as CSC with canonical entries, or as a Fortran-ordered float64 ndarray."""
     if sp.issparse(X):
-        X = sp.csc_matrix(X, dtype=np.float64)
-        if not X.has_canonical_format:
-            X = X.copy()
-            X.sum_duplicates()
-        return X
+        return canonical(sp.csc_matrix(X, dtype=np.float64))
     return np.asfortranarray(X, dtype=np.float64)
 
 

@@ -71,6 +71,8 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from sparsify._validation import canonical
+
 from ._coordinate_descent import (
     ANDERSON_K,
     CoordinateDescentResult,
@@ -308,10 +310,7 @@ def _canonical(X):
         return np.asarray(X, dtype=np.float64)
     if X.format not in ("csr", "csc") or X.dtype != np.float64:
         X = sp.csr_matrix(X, dtype=np.float64)
-    if not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
-    return X
+    return canonical(X)
 
 
 def _class_correlations(X, y, s, p, positive, negative):

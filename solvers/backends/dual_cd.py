@@ -8,6 +8,8 @@ the same data (clipped into the box of a new C) and its merge of repeated rows.
 import numpy as np
 import scipy.sparse as sp
 
+from sparsify._validation import canonical
+
 from .._chain import Outcome
 from .._problem import Answer
 from . import own_options
@@ -27,10 +29,7 @@ def run(problem, options, warm_start):
 
     X, y = problem.X, problem.y
     boxes = problem.C * problem.sample_weights()
-    rows = X
-    if sp.issparse(X) and not (X.format == "csr" and X.has_canonical_format):
-        rows = X.tocsr(copy=True)
-        rows.sum_duplicates()  # the kernel reads each row's entries once
+    rows = canonical(X.tocsr()) if sp.issparse(X) else X  # each row's entries read once
     result = dual_coordinate_descent(
         rows, y, boxes, loss=problem.loss.name, **(warm_start.kept or {}), **own_options(options)
     )
