@@ -57,6 +57,11 @@ __all__ = [
 ]
 
 
+#: Stored entries up to which a CSR's column norms are one ``np.bincount`` (its index
+#: and square temporaries then stay small: 2^16 entries, 1.5 MiB).
+_BINCOUNT_ENTRIES = 2**16
+
+
 def column_norms(X, *, squared=False):
     """Euclidean norm of every column of a dense or sparse X.
 
@@ -91,7 +96,10 @@ def column_norms(X, *, squared=False):
     array([25.,  1.])
     """
     X = canonical(X)  # duplicates add before they are squared
-    if sp.issparse(X) and X.format == "csr":  # a histogram of the columns: no copy of X
+    if sp.issparse(X) and X.format == "csr" and X.nnz <= _BINCOUNT_ENTRIES:
+        # A small X: one histogram (SciPy's matrix objects below cost more than the sums).
+        squares = np.bincount(X.indices, weights=X.data * X.data, minlength=X.shape[1])
+    elif sp.issparse(X) and X.format == "csr":  # a histogram of the columns: no copy of X
         # By chunks of the stored entries, each read as one row whose transpose times 1
         # adds its squares into their columns (SciPy's compiled loop): the squares are
         # temporaries of a chunk's size (a quarter of the features, or 2^16), not X's.
