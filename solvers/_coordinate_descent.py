@@ -78,12 +78,14 @@ LOSSES = ("squares", "squared_hinge")
 #: Anderson acceleration extrapolates from the last ``ANDERSON_K + 1`` iterates, every
 #: ``ANDERSON_K`` epochs.
 ANDERSON_K = 5
-#: Epochs between two evaluations of the working set's duality gap.
+#: The working set's duality gap is first evaluated after this many epochs ...
+FIRST_CHECK = 2
+#: ... then at most this many epochs apart (see :func:`_epochs_ahead`).
 CHECK_EVERY = 10
 #: The inner loop stops at a working-set gap below this fraction of the last full gap.
 INNER_RATIO = 0.3
 #: The first working set holds this many penalised features (besides the support).
-FIRST_FEATURES = 10
+FIRST_FEATURES = 50
 #: For SVM2, the columns whose squared cosine with the constant (metric S) is at least
 #: this are centred (see :func:`_column_statistics`); the lasso centres every column.
 HINGE_COUPLING = 0.1
@@ -313,7 +315,7 @@ def l1_coordinate_descent(
         )
         intercept, spent = _solve_working_set(
             data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, intercept,
-            state, lipschitz, centres, thresholds, target, feasibility, max_epochs, *duals,
+            state, lipschitz, centres, thresholds, target, gap, feasibility, max_epochs, *duals,
         )
         epochs += spent
         iterations += 1
@@ -866,7 +868,7 @@ def _anderson_step(history, states, stored):
 @njit(cache=True)
 def _solve_working_set(
     data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, intercept, state,
-    lipschitz, centres, thresholds, target, feasibility, max_epochs, bounded, basis,
+    lipschitz, centres, thresholds, target, start_gap, feasibility, max_epochs, bounded, basis,
     unpenalised, unpenalised_norms, reference, dual_vector, correlations,
 ):
     """Coordinate descent with Anderson acceleration on the working set, in place.
@@ -874,6 +876,9 @@ def _solve_working_set(
     Updates ``coef`` (on the working set) and ``state``; returns the intercept and the
     number of epochs. Stops when the working set's duality gap is at most ``target``
     (and SVM2's dual infeasibility at most ``feasibility``), or after ``max_epochs``.
+    The gap is evaluated after :data:`FIRST_CHECK` epochs, then when
+    :func:`_epochs_ahead` expects it at the target (``start_gap``: the full gap before
+    the first epoch, the rate's first reference).
     """
     size = working.size
     total_weight = s.sum()
@@ -882,6 +887,7 @@ def _solve_working_set(
     states = np.empty((ANDERSON_K + 1, n))
     stored = 0
     epochs = 0
+    check, last_epoch, last_gap = FIRST_CHECK, 0, start_gap
     # The lasso's centred steps assume an optimal intercept to start from.
     intercept = _intercept_step(y, s, squares, state, intercept, total_weight)
     while epochs < max_epochs:
@@ -901,12 +907,27 @@ def _solve_working_set(
                 coef[working] = point[:size]
                 intercept = point[size]
                 state[:] = fit
-        if epochs % CHECK_EVERY == 0:
+        if epochs == check:
             primal, dual, infeasibility = _duality_gap(
                 data, indices, indptr, n, dense, working, y, s, squares, coef, intercept,
                 state, thresholds, bounded, basis, unpenalised, unpenalised_norms, reference,
                 dual_vector, correlations,
             )
-            if primal - dual <= target and infeasibility <= feasibility:
+            gap = primal - dual
+            if gap <= target and infeasibility <= feasibility:
                 break
+            check = epochs + _epochs_ahead(gap, target, last_gap, epochs - last_epoch)
+            last_epoch, last_gap = epochs, gap
     return intercept, epochs
+
+
+@njit(cache=True)
+def _epochs_ahead(gap, target, last_gap, spent):
+    """Epochs until the next evaluation of the working set's gap: those at which the
+    gap, falling at the rate it fell from ``last_gap`` over the last ``spent`` epochs
+    (linear convergence), reaches ``target``; between 1 and :data:`CHECK_EVERY`
+    (``CHECK_EVERY`` when the gap did not fall)."""
+    if not (0.0 < target < gap < last_gap):
+        return CHECK_EVERY
+    rate = np.log(gap / last_gap) / spent  # < 0: the log of the gap's factor per epoch
+    return int(min(max(np.ceil(np.log(target / gap) / rate), 1.0), CHECK_EVERY))

@@ -303,7 +303,9 @@ def test_warm_start_at_a_new_lam(loss):
         intercept=first.intercept, working_set=first.working_set,
     )
     _assert_certified(loss, M, y, warm, 0.05 * lam_max, weights)
-    assert warm.epochs <= cold.epochs
+    # Fewer working sets (the epochs of the last one, most of them, vary with the
+    # extrapolations that happen to be kept).
+    assert warm.iterations < cold.iterations
     # (Identical columns of rare words: the coefficients are not unique.)
     values = [_objective(loss, X, y, r.coef, r.intercept, 0.05 * lam_max, weights)
               for r in (warm, cold)]
