@@ -35,6 +35,7 @@ __all__ = [
     "l1_lam_max",
     "l1_value",
     "l2_kkt_violation",
+    "elastic_net_kkt_violation",
 ]
 
 # Coefficients whose |coef_j| ||X_j|| is below this fraction of the largest count as zero
@@ -110,22 +111,54 @@ def l1_kkt_violation(correlations, coef, lam, weights, norms, dual_norm):
     """Largest scale-free violation of ``X_j'a in lam W_j d|coef_j|`` over the features.
 
     Each feature's violation is divided by ``||X_j|| ||a||`` (``norms``, ``dual_norm``):
-    0 at an exact optimum, whatever the column scales.
+    0 at an exact optimum, whatever the column scales. An excluded feature
+    (``W_j = +inf``) has none. The weighted L1 penalty's case of
+    :func:`elastic_net_kkt_violation` (``l2 = 0``).
     """
-    finite = np.isfinite(weights)
-    bound = lam * np.where(finite, weights, 0.0)
-    # Interior-point backends leave round-off (1e-10) where a coefficient is zero: a
-    # coefficient is on the support when its column's contribution is not negligible.
-    contribution = np.abs(coef) * norms
-    on_support = contribution > _SUPPORT_RTOL * contribution.max(initial=0.0)
-    violation = np.where(
-        on_support,
-        np.abs(correlations - bound * np.sign(coef)),
-        np.maximum(np.abs(correlations) - bound, 0.0),
-    )
-    scale = norms * dual_norm
-    violation = np.where(finite & (scale > 0), violation / np.where(scale > 0, scale, 1.0), 0.0)
-    return float(violation.max(initial=0.0))
+    l1 = np.multiply(lam, weights, dtype=np.float64)
+    return elastic_net_kkt_violation(
+        np.asarray(correlations, dtype=np.float64), np.asarray(coef, dtype=np.float64),
+        np.asarray(norms, dtype=np.float64), float(dual_norm), l1, 0.0,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def elastic_net_kkt_violation(correlations, coef, norms, dual_norm, l1, l2):
+    """Largest scale-free violation of ``c_j - l2 w_j in l1_j d|w_j|`` over the features
+    of finite ``l1_j``: 0 at an optimum. NaN if any term is NaN.
+
+    On the support (``|w_j| ||X_j||`` above ``_SUPPORT_RTOL`` of the largest: interior
+    point backends leave round-off of 1e-10 where a coefficient is zero) the violation
+    is ``|c_j - l2 w_j - l1_j sign(w_j)|``, divided by ``||X_j|| ||v|| + l2 |w_j|``; off
+    it ``[|c_j| - l1_j]_+``, divided by ``||X_j|| ||v||`` (0 where the divisor is 0). Two
+    passes, no temporaries (a text corpus has 10^5 features; the NumPy expression of it
+    took 29 us of a 155 us logistic certificate at 2211 features).
+    """
+    largest = 0.0
+    for j in range(coef.size):
+        contribution = abs(coef[j]) * norms[j]
+        if contribution > largest:
+            largest = contribution
+        elif contribution != contribution:
+            return contribution
+    threshold = _SUPPORT_RTOL * largest
+    worst = 0.0
+    for j in range(coef.size):
+        bound = l1[j]
+        if bound == np.inf:  # excluded: its coefficient is fixed at 0
+            continue
+        w = coef[j]
+        if abs(w) * norms[j] > threshold:
+            scale = norms[j] * dual_norm + l2 * abs(w)
+            excess = abs(correlations[j] - l2 * w - bound * np.sign(w))
+        else:
+            scale = norms[j] * dual_norm
+            excess = max(abs(correlations[j]) - bound, 0.0)
+        if excess != excess or scale != scale or bound != bound:
+            return np.nan
+        if scale > 0.0 and excess > worst * scale:
+            worst = excess / scale
+    return worst
 
 
 def l1_dual_scaling(correlations, lam, weights):
@@ -240,30 +273,17 @@ class Penalty:
         """Largest scale-free violation of ``c_j - l2 w_j in l1_j d|w_j|`` over the
         features kept, each divided by ``||X_j|| ||v|| + l2 |w_j|``: 0 at an optimum.
 
-        Written with few feature-sized temporaries (a text corpus has 10^5 features):
-        the support, where the violation is ``|c_j - l2 w_j - l1_j sign(w_j)|``, is
-        taken by index; off it the violation is ``[|c_j| - l1_j]_+``. With the 2-norm
-        alone it is ``|c_j - l2 w_j|`` everywhere, in one pass
-        (:func:`l2_kkt_violation`).
+        One compiled pass or two, with no feature-sized temporaries (a text corpus has
+        10^5 features): :func:`l2_kkt_violation` for the 2-norm alone (``|c_j - l2
+        w_j|`` everywhere), else :func:`elastic_net_kkt_violation`.
         """
+        correlations = np.asarray(correlations, dtype=np.float64)
+        coef, norms = np.asarray(coef, dtype=np.float64), np.asarray(norms, dtype=np.float64)
         if self.l2_only:
             return l2_kkt_violation(correlations, coef, norms, float(dual_norm), self.l2, self.l2)
-        contribution = np.abs(coef) * norms
-        support = np.flatnonzero(contribution > _SUPPORT_RTOL * contribution.max(initial=0.0))
-        del contribution
-        violation = np.abs(correlations)
-        violation -= self.l1  # an excluded feature (l1 = +inf): no violation
-        np.maximum(violation, 0.0, out=violation)
-        # Off the support, divided by ||X_j|| ||v|| in place (0 where that is 0).
-        np.divide(violation, norms, out=violation, where=norms > 0)
-        violation[norms <= 0] = 0.0
-        violation *= 1.0 / dual_norm if dual_norm > 0 else 0.0
-        on = support[np.isfinite(self.l1[support])]
-        w, c = coef[on], correlations[on]
-        scale = norms[on] * dual_norm + self.l2 * np.abs(w)
-        on_support = np.abs(c - self.l2 * w - self.l1[on] * np.sign(w))
-        violation[on] = np.divide(on_support, scale, out=np.zeros_like(scale), where=scale > 0)
-        return float(violation.max(initial=0.0))
+        l1 = np.ascontiguousarray(self.l1, dtype=np.float64)
+        return elastic_net_kkt_violation(correlations, coef, norms, float(dual_norm), l1,
+                                         float(self.l2))  # fmt: skip
 
 
 @njit(cache=True)
