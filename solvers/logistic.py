@@ -179,6 +179,10 @@ class SparseLogisticRegression(ClassifierMixin, ProblemModel):
 
     _MODEL = "logistic"
     _LOSS = "logistic"
+    #: Proximal Newton reads X by columns, a CSC matrix in place: an unsorted CSR X (a
+    #: ``TfidfVectorizer``'s) is sorted by one conversion to CSC, where sorting it in
+    #: CSR took two and held both copies (2000 Debian documents: 1.0 -> 0.5 MiB).
+    _SPARSE_FORMAT = "csc"
     _parameter_constraints = {
         "lam": [POSITIVE],
         "l1_ratio": _L1_RATIO,
