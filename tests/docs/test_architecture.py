@@ -93,7 +93,7 @@ LAYERS = {
     "the problem": (
         "exceptions", "_losses", "_penalty", "_problem", "certificates", "formulations",
         "_chain", "_memory", "_defaults", "_columns", "_centred_gram", "_subsets",
-        "_scores", "_costs", "_prefetch", "_fingerprint",
+        "_scores", "_costs", "_prefetch", "_fingerprint", "_products",
     ),
     "backends": (
         "_highs", "_polish", "_dual_cd", "_coordinate_descent",
