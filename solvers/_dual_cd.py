@@ -167,6 +167,18 @@ _FACE_BUDGET = 2.0
 _ARMIJO = 1e-4
 # Entries of the dense block ``[Y_F X_F, y_F]`` of a null-space projection at most.
 _NULL_ENTRIES = 10_000_000
+# The direct face step (see _face_direct): dense floating-point operations per unit of
+# work (an entry of X read by the sweeps: about 2 ns, where LAPACK's Cholesky factor of a
+# 160 x 160 face took 0.05 ns per flop, one thread), the face's Gram matrix entries at
+# most (a 256 x 256 face, or as many as X stores: 8 bytes each against its 12), and the
+# Hessian, relative to its mean diagonal entry.
+_DIRECT_FLOPS = 40
+_DIRECT_ENTRIES = 65_536
+_DIRECT_SHIFT = 1e-10
+# On a face that still changes (its step crosses bounds, and more rounds follow), a
+# direct step replaces at most this many conjugate-residual iterations (which stop
+# once they gain little and leave the box: 6-37 on real text).
+_DIRECT_UNSETTLED = 8
 # Diagonal entries of a pivoted R below this fraction of the first are rank deficiency.
 _RANK_RTOL = 1e-10
 # Halvings of the projected search before it falls back to the step that crosses no bound.
@@ -350,7 +362,13 @@ def dual_coordinate_descent(
     state = np.random.SeedSequence(random_state).generate_state(1, np.uint64) | np.uint64(1)
     spread = _FIRST_SPREAD if spread is None else float(spread)
     epochs = face_steps = total_work = 0
-    relative_gap = np.inf
+    # The gap at the start: from zeros (w = 0, b = 0) the primal is sum_i c_i and the dual
+    # 0, a relative gap of 1; a warm start's is checked before any sweep (it may be within
+    # tol already). The first batch's rate from it is the sweeps' fast start: it may
+    # only decide a face step that is direct at once (see _face_pays).
+    warm = alpha.any() or b != 0.0
+    relative_gap = np.inf if warm else 1.0
+    from_start = True
     lengths = np.diff(rows[2])
     # A gap check's work: X w, and the sort of the best intercept.
     check_work = int(rows[2][-1]) + n * max(int(np.log2(n)), 1)
@@ -364,6 +382,10 @@ def dual_coordinate_descent(
     # sweeps before it, (gap at the check before, that batch's work): the window of the
     # last two batches (see _face_pays).
     last_gap, window = np.inf, None
+    # The entries of each column among the rows of the face ``counted`` (sparse X): the
+    # direct step's cost at each check (see _direct_cost), updated by the rows that moved.
+    sparse = rows[1].size > 0
+    counted = counts = None
 
     def check(b):
         _balance(rows, y, upper, alpha, w)
@@ -377,7 +399,7 @@ def dual_coordinate_descent(
         return b, margins, primal, dual, max(primal - dual, 0.0) / gap_scale(primal, dual, null)
 
     while True:
-        budget = min(max_epochs - epochs, _CHECK_EPOCHS)
+        budget = 0 if warm else min(max_epochs - epochs, _CHECK_EPOCHS)
         b, sweeps, active, work = _sweeps(
             rows, y, coordinates, alpha, w, b, spread, budget, check_work,
             order, active, thresholds, state,
@@ -392,10 +414,39 @@ def dual_coordinate_descent(
             pending = None
         if relative_gap <= tol or epochs >= max_epochs:
             break
+        if warm:
+            warm = False
+            continue
         free = (alpha > 0.0) & (alpha < upper)
         settled = last_free is not None and np.array_equal(free, last_free)
         last_free = free
-        prior = _FACE_PRIOR * (2 * int(lengths[free].sum()) + 3 * d)
+        # The work of a face step that finishes: conjugate residuals' iterations, or a
+        # direct step where _face_step would take one (on a face that still changes, in
+        # place of at most _DIRECT_UNSETTLED of them).
+        face_pass = int(lengths[free].sum())
+        per_iteration = 2 * face_pass + 3 * d
+        prior = _FACE_PRIOR * per_iteration
+        count = int(np.count_nonzero(free))
+        allowed = (_FACE_CG_SETTLED if settled else _DIRECT_UNSETTLED) * per_iteration
+        direct = np.inf
+        if count**3 / 3 / _DIRECT_FLOPS <= allowed:
+            if sparse and counted is None:
+                counted, counts = free, np.zeros(d, dtype=np.int64)
+                changed = np.flatnonzero(free)
+                _count_columns(rows, changed, 1, counts)
+                total_work += d
+            elif sparse:  # the columns' counts moved by the rows that entered or left F
+                changed = np.flatnonzero(free != counted)
+                _count_columns(rows, changed, 1, counts)  # entered: +1, left: -1 below
+                _count_columns(rows, changed[counted[changed]], -2, counts)
+                counted = free
+            total_work += int(lengths[changed].sum()) if sparse else 0
+            direct = _direct_cost(rows, np.flatnonzero(free), face_pass, d, counts)[0]
+            direct = direct if direct <= allowed else np.inf
+            prior = min(prior, direct)
+        if from_start and not direct <= _DIRECT_UNSETTLED * per_iteration:
+            previous_gap = np.inf  # no face step on the rate of the fast start
+        from_start = False
         spare = (max_epochs - epochs) / max(sweeps, 1) * (work + check_work)
         # The rate of face steps on a face that still changed says little of one that
         # finishes a settled face: that one is judged as the first is.
@@ -845,12 +896,27 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
             if rounds > 0 and work + per_iteration > budget:
                 break
             iterations = max(1, int(min(iterations, (budget - work) // per_iteration)))
-            step, moved, iterations, stalled = _face_cg(rows, y, diagonal, free, gradient,
-                                                        alpha[free], box, typical, d,
-                                                        iterations, _FACE_CG_RTOL,
-                                                        target / np.linalg.norm(box),
-                                                        stall)  # fmt: skip
-            work += iterations * per_iteration
+            # The face's Newton step by a dense factorisation, where it costs less than
+            # the conjugate residuals' iterations allowed.
+            allowed = min(iterations if stall == 0.0 else _DIRECT_UNSETTLED, 2 * count)
+            allowed *= per_iteration
+            direct = None
+            if count**3 / 3 / _DIRECT_FLOPS <= allowed:
+                cost, counts = _direct_cost(rows, free, face_pass, d)
+                if cost <= allowed:
+                    direct = _face_direct(X, rows, free, labels, ridge, gradient, counts)
+                    work += cost
+                elif counts is not None:
+                    work += face_pass + d
+            if direct is not None:
+                step, moved = direct
+            else:
+                step, moved, iterations, stalled = _face_cg(rows, y, diagonal, free, gradient,
+                                                            alpha[free], box, typical, d,
+                                                            iterations, _FACE_CG_RTOL,
+                                                            target / np.linalg.norm(box),
+                                                            stall)  # fmt: skip
+                work += iterations * per_iteration
         slope = float(gradient @ step)
         if not slope < 0.0:
             break
@@ -922,6 +988,121 @@ def _null_direction(X, free, labels, gradient):
     if direction @ direction <= 1e-12 * (descent @ descent):
         return None
     return direction
+
+
+def _direct_cost(rows, free, face_pass, n_features, counts=None):
+    """The work of a direct face step on ``free`` (:func:`_face_direct`), and the entries
+    of each column among its rows (None for dense rows; given, or counted afresh);
+    ``(inf, None)`` when the face's Gram matrix would hold more entries than
+    ``_DIRECT_ENTRIES`` and than X stores.
+
+    Counted in entries of X as the sweeps read them, dense floating-point operations
+    over ``_DIRECT_FLOPS``: the Gram matrix (one multiply-add per pair of entries that
+    share a column, ``sum_j c_j (c_j + 1) / 2``, each as an entry of the sweeps; for
+    dense rows ``|F|^2 d`` flops of BLAS), the Cholesky factor (``|F|^3 / 3`` flops)
+    and its two solves, and the passes over the rows of F that count, gather and map
+    the step back (``X_F'Y_F p``).
+    """
+    count = free.size
+    stored = rows[0].size
+    if count * count > max(_DIRECT_ENTRIES, stored):
+        return np.inf, None
+    factor = (count**3 / 3 + 4 * count**2) / _DIRECT_FLOPS
+    if rows[1].size == 0:
+        return face_pass + count * count * n_features / _DIRECT_FLOPS + factor, None
+    if counts is None:
+        counts = np.zeros(n_features, dtype=np.int64)
+        _count_columns(rows, free, 1, counts)
+    pairs = int(counts @ (counts + 1)) // 2
+    return 3 * face_pass + 2 * n_features + pairs + factor, counts
+
+
+def _face_direct(X, rows, free, labels, ridge, gradient, counts):
+    """The face's Newton step by a dense factorisation: the minimiser p of
+    ``1/2 p'H p + g'p`` on ``y_F'p = 0`` (as :func:`_face_cg` finds it iteratively) and
+    ``X_F'Y_F p``, or None when the factorisation fails.
+
+    In ``q = Y_F p`` the problem is ``min 1/2 q'K q + (Y_F g)'q`` on ``1'q = 0``, with
+    ``K = X_F X_F' + D_F`` (the Gram matrix of the face's rows, from their columns
+    ``counts`` (:func:`_face_gram`) or, for dense rows, by BLAS). Its optimality
+    conditions ``K q + Y_F g + lambda 1 = 0``, ``1'q = 0`` (the bordered system) give
+    ``q = -(u - (1'u / 1'v) v)`` with ``K u = Y_F g`` and ``K v = 1``: one Cholesky
+    factor and two solves with it. K is singular along rows in proportion (an exact
+    repeat with the other label: ``q = e_i - e_j``) and when |F| exceeds the rank of
+    X_F: it is shifted by ``_DIRECT_SHIFT`` times its mean diagonal entry, far above the
+    rounding of its smallest eigenvalues and below every eigenvalue of the faces
+    measured (their smallest nonzero one at least 0.009 times the mean diagonal on the
+    corpora of ``benchmarks.small_corpora``). Along a direction z of zero curvature
+    the step is then ``(Y_F g)'z / shift`` long: the objective is linear along it, and
+    the projected search follows it to the box (as along :func:`_null_direction`).
+    """
+    count = free.size
+    if counts is None:  # dense rows
+        block = np.asarray(X)[free]
+        gram = block @ block.T  # symmetric: its own transpose, as _face_gram's
+        gram[np.diag_indices(count)] += ridge
+        gram = gram.T
+    else:
+        gram = _face_gram(rows, free, counts, ridge).T  # Fortran order: LAPACK's own
+    gram[np.diag_indices(count)] += _DIRECT_SHIFT * np.trace(gram) / count
+    factor, info = scipy.linalg.lapack.dpotrf(gram, lower=1, clean=0, overwrite_a=1)
+    if info != 0:
+        return None
+    sides = np.column_stack((labels * gradient, np.ones(count)))
+    solved, info = scipy.linalg.lapack.dpotrs(factor, sides, lower=1, overwrite_b=1)
+    u, v = solved[:, 0], solved[:, 1]
+    step = labels * ((u.sum() / v.sum()) * v - u)
+    step -= labels * (labels @ step / count)  # y_F'p = 0 to rounding
+    if not np.all(np.isfinite(step)):
+        return None
+    moved = np.empty(X.shape[1])
+    _face_image(rows, free, labels, step, moved)
+    return step, moved
+
+
+@njit(cache=True)
+def _count_columns(rows, samples, step, counts):
+    """``counts[j] += step`` for each entry (i, j) of the rows of ``samples``."""
+    indices, indptr = rows[1], rows[2]
+    for k in range(samples.size):
+        i = samples[k]
+        for e in range(indptr[i], indptr[i + 1]):
+            counts[indices[e]] += step
+
+
+@njit(cache=True)
+def _face_gram(rows, free, counts, ridge):
+    """``X_F X_F' + D_F`` (``ridge`` its diagonal), its upper triangle in C order.
+
+    The rows of F are gathered by columns (each column's positions in ``free``, in
+    order), and each pair of entries of a column adds its product: ``sum_j c_j
+    (c_j + 1) / 2`` multiply-adds, ``c = counts``, where a row against every row is
+    ``|F|`` times the face's entries.
+    """
+    data, indices, indptr = rows
+    n_features, count = counts.size, free.size
+    starts = np.zeros(n_features + 1, dtype=np.int64)
+    for j in range(n_features):
+        starts[j + 1] = starts[j] + counts[j]
+    fill = starts[:-1].copy()
+    positions = np.empty(starts[-1], dtype=np.int64)
+    values = np.empty(starts[-1])
+    for k in range(count):
+        i = free[k]
+        for e in range(indptr[i], indptr[i + 1]):
+            j = indices[e]
+            positions[fill[j]] = k
+            values[fill[j]] = data[e]
+            fill[j] += 1
+    gram = np.zeros((count, count))
+    for k in range(count):
+        gram[k, k] = ridge[k]
+    for j in range(n_features):
+        for a in range(starts[j], starts[j + 1]):
+            row, value = positions[a], values[a]
+            for b in range(a, starts[j + 1]):
+                gram[row, positions[b]] += value * values[b]
+    return gram
 
 
 @njit(cache=True)
