@@ -30,8 +30,13 @@ def run(problem, options, warm_start):
     X, y = problem.X, problem.y
     boxes = problem.C * problem.sample_weights()
     rows = canonical(X.tocsr()) if sp.issparse(X) else X  # each row's entries read once
+    kept = dict(warm_start.kept or {})
+    if kept.get("representative") is not None and not _merges_hold(
+        rows, y, kept["representative"]
+    ):
+        del kept["representative"]  # kept on other data: merged again from these rows
     result = dual_coordinate_descent(
-        rows, y, boxes, loss=problem.loss.name, **(warm_start.kept or {}), **own_options(options)
+        rows, y, boxes, loss=problem.loss.name, **kept, **own_options(options)
     )
     state = {"alpha": result.alpha, "intercept": result.intercept, "spread": result.spread,
              "representative": result.representative}  # fmt: skip
@@ -48,3 +53,38 @@ def run(problem, options, warm_start):
         )  # fmt: skip
     message = "" if result.converged else f"not converged in {result.epochs} epochs"
     return Outcome("optimal", message, answer, record, certificate, state)
+
+
+def _merges_hold(rows, y, representative):
+    """Whether each sample merged into another (``representative[i] != i``) still has
+    its representative's label and row, bit for bit.
+
+    The warm state is matched to the data by a digest of some of its entries
+    (:func:`solvers._fingerprint.signature`), which may take changed data for the
+    same: a merge kept from other rows would solve another problem. The check reads the
+    merged rows only.
+    """
+    n = y.size
+    if representative.shape != (n,):
+        return False
+    merged = np.flatnonzero(representative != np.arange(n))
+    if merged.size == 0:
+        return True
+    first = representative[merged]
+    if np.any(first >= n) or np.any(y[first] != y[merged]):
+        return False
+    if not sp.issparse(rows):
+        return bool(np.array_equal(rows[merged].view(np.uint64), rows[first].view(np.uint64)))
+    starts, stops = rows.indptr[merged], rows.indptr[merged + 1]
+    lengths = stops - starts
+    if np.any(rows.indptr[first + 1] - rows.indptr[first] != lengths):
+        return False
+    # Entry k of a merged row and entry k of its representative's.
+    shift = np.repeat(rows.indptr[first] - starts, lengths)
+    own = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    own += np.repeat(starts, lengths)
+    bits = rows.data.view(np.uint64)
+    return bool(
+        np.array_equal(rows.indices[own], rows.indices[own + shift])
+        and np.array_equal(bits[own], bits[own + shift])
+    )
