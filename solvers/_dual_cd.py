@@ -174,7 +174,7 @@ _NULL_ENTRIES = 10_000_000
 # Hessian, relative to its mean diagonal entry.
 _DIRECT_FLOPS = 40
 _DIRECT_ENTRIES = 65_536
-_DIRECT_SHIFT = 1e-10
+_DIRECT_SHIFT = 1e-8
 # On a face that still changes (its step crosses bounds, and more rounds follow), a
 # direct step replaces at most this many conjugate-residual iterations (which stop
 # once they gain little and leave the box: 6-37 on real text).
