@@ -89,24 +89,69 @@ def _best_intercept(offsets, y, s, squared):
                 return b
             b = new
         return _squared_hinge_intercept(targets, y, s)
-    order = np.argsort(targets, kind="mergesort")
-    # Slope just right of targets[order[k]]: (negatives at or left of it) - (positives
-    # right of it), each counted with its weight; the first k where it is >= 0.
-    positives_right = 0.0
+    # The slope just right of b is (the negatives' weight at or left of b) - (the
+    # positives' weight right of b) = (the weight at or left of b) - (the positives'
+    # weight): the minimiser is the smallest breakpoint whose weight at or left of it
+    # reaches the positives' weight, a weighted quantile.
+    positives = 0.0
     for i in range(y.size):
         if y[i] > 0:
-            positives_right += s[i]
-    negatives_left = 0.0
-    for k in range(order.size):
-        i = order[k]
-        if y[i] < 0:
-            negatives_left += s[i]
+            positives += s[i]
+    return _weighted_quantile(targets, s, positives)
+
+
+@njit(cache=True)
+def _weighted_quantile(values, weights, level):
+    """The smallest of ``values`` whose weight at or below it (``sum_{v_i <= v} w_i``)
+    is at least ``level`` (the largest value when none is; NaN when a value is NaN).
+
+    Quickselect (Hoare 1961) on the weights: a pivot (the median of three values drawn
+    from a fixed sequence) splits the candidates into those below, equal and above, and
+    the search goes on in the part where the level is reached, the weight below carried
+    along: linear expected time, where a sort of 20 000 margins took 2 ms at each gap
+    check of the dual coordinate descent (Debian documents, issue 32).
+    """
+    n = values.size
+    for i in range(n):
+        if values[i] != values[i]:
+            return values[i]
+    candidates = np.arange(n)
+    count = n
+    below = 0.0  # weight of the values already known to lie below every candidate
+    state = np.uint64(0x9E3779B97F4A7C15)
+    while True:
+        # Three draws of a xorshift sequence (fixed: the same answer on every run).
+        picks = np.empty(3)
+        for k in range(3):
+            state ^= state << np.uint64(13)
+            state ^= state >> np.uint64(7)
+            state ^= state << np.uint64(17)
+            picks[k] = values[candidates[int(state % np.uint64(count))]]
+        pivot = max(min(picks[0], picks[1]), min(max(picks[0], picks[1]), picks[2]))
+        # Three-way partition of candidates[:count]: below | equal | above.
+        low, middle, high = 0, 0, count
+        weight_low = weight_equal = 0.0
+        while middle < high:
+            i = candidates[middle]
+            if values[i] < pivot:
+                candidates[middle], candidates[low] = candidates[low], i
+                weight_low += weights[i]
+                low += 1
+                middle += 1
+            elif values[i] > pivot:
+                high -= 1
+                candidates[middle], candidates[high] = candidates[high], i
+            else:
+                weight_equal += weights[i]
+                middle += 1
+        if low > 0 and below + weight_low >= level:
+            count = low  # the quantile lies below the pivot
+        elif below + weight_low + weight_equal >= level or high == count:
+            return pivot
         else:
-            positives_right -= s[i]
-        if negatives_left - positives_right >= 0.0:
-            return targets[i]
-    return targets[order[-1]]  # right of every breakpoint the slope is that of the
-    # negatives, >= 0: only rounding of the running sums gets here
+            below += weight_low + weight_equal
+            candidates[: count - high] = candidates[high:count].copy()
+            count -= high
 
 
 @njit(cache=True)
