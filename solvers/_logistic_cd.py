@@ -848,13 +848,14 @@ def _solve_working_set(data, indices, indptr, dense, column_of, y, s, fitted, co
             if (_pass + 1) % FACE_AFTER == 0:
                 # Slow passes (nearly collinear or duplicated columns): the model minimised
                 # on the face of the current signs, exactly; the passes go on from there.
-                offset_change = _face_step(data, indices, indptr, dense, column_of, n, coef,
-                                           step, z, offset, g, h, thresholds, ridge,
-                                           face_numbers)
-                offset += offset_change
-                delta_b += offset_change
-                passes += 1
-                stored = 0
+                offset_change, taken = _face_step(data, indices, indptr, dense, column_of, n,
+                                                  coef, step, z, offset, g, h, thresholds,
+                                                  ridge, face_numbers)
+                if taken:  # the iterates before it are no history of the new point's
+                    offset += offset_change
+                    delta_b += offset_change
+                    passes += 1
+                    stored = 0
         for i in range(n):
             z[i] += offset
         # Armijo's rule with the model's decrease: g'z + penalty(w + d) - penalty(w).
@@ -908,9 +909,10 @@ def _solve_working_set(data, indices, indptr, dense, column_of, y, s, fitted, co
 def _face_step(data, indices, indptr, dense, column_of, n, coef, step, z, offset, g, h,
                thresholds, ridge, numbers):
     """The quadratic model minimised over the face of the current signs, in place on
-    ``step`` and ``z``; returns the intercept's change (none is taken, and 0 returned,
-    where the work exceeds :data:`FACE_WORK` or the two dense matrices would hold more
-    than ``numbers`` numbers).
+    ``step`` and ``z``; returns the intercept's change and whether the step was taken
+    (none is, and ``(0, False)`` returned, where the work exceeds :data:`FACE_WORK`, the
+    two dense matrices would hold more than ``numbers`` numbers or the system is not
+    positive definite in floating point).
 
     On the support ``S`` of ``u = coef + step`` with signs ``sigma`` fixed, the model
     ``g'r + 1/2 r'Hr + sum_S (lam rho W_j sigma_j u_j + ridge/2 u_j^2)``, ``r = X delta +
@@ -933,7 +935,7 @@ def _face_step(data, indices, indptr, dense, column_of, n, coef, step, z, offset
             support += 1
     columns = support + 1
     if 2 * columns * columns > numbers:
-        return 0.0
+        return 0.0, False
     chosen = np.empty(support, dtype=np.int64)
     c = 0
     for q in range(coef.size):
@@ -951,7 +953,7 @@ def _face_step(data, indices, indptr, dense, column_of, n, coef, step, z, offset
         work += starts[i + 1] * starts[i + 1]
         starts[i + 1] += starts[i]
     if work > FACE_WORK:
-        return 0.0
+        return 0.0, False
     r = np.empty(n)
     for i in range(n):
         r[i] = g[i] + h[i] * (z[i] + offset)
@@ -991,7 +993,7 @@ def _face_step(data, indices, indptr, dense, column_of, n, coef, step, z, offset
     try:
         factor = np.linalg.cholesky(hessian)
     except Exception:  # not positive definite in floating point: no face step
-        return 0.0
+        return 0.0, False
     hessian = factor[:0, :0]  # released
     free_point = point - _cholesky_solve(factor, gradient)
     fixed = np.empty(support, dtype=np.int64)
@@ -1044,7 +1046,7 @@ def _face_step(data, indices, indptr, dense, column_of, n, coef, step, z, offset
         for k in range(begin, stop):
             i = k - begin if dense else indices[k]
             z[i] += change * data[k]
-    return point[support]
+    return point[support], True
 
 
 @njit(cache=True)

@@ -67,9 +67,10 @@ def test_the_face_step_is_the_models_minimum_on_the_face_it_ends_on():
     coef = rng.standard_normal(d)  # signs that the minimum does not keep: a long walk
     step = np.zeros(d)
     z = np.zeros(n)
-    change = _face_step(X.ravel(order="F"), np.zeros(0, np.int32), np.zeros(0, np.int32),
-                        True, np.arange(d), n, coef, step, z, 0.0, g, h, thresholds, 0.0,
-                        10**6)  # fmt: skip
+    change, taken = _face_step(X.ravel(order="F"), np.zeros(0, np.int32), np.zeros(0, np.int32),
+                               True, np.arange(d), n, coef, step, z, 0.0, g, h, thresholds,
+                               0.0, 10**6)  # fmt: skip
+    assert taken
     u = coef + step
     kept = np.flatnonzero(u != 0)
     assert 0 < kept.size < d  # it walked through zeros
