@@ -795,9 +795,10 @@ def _solve_working_set(data, indices, indptr, dense, column_of, y, s, fitted, co
         # The forcing term shrinks with the violation (superlinear convergence, Eisenstat
         # & Walker 1996's choice 2: eta_k = min(FORCING, |grad_k| / |grad_0|)), but not
         # below what the gap's target asks of this step (the gap falls as eta^2: half of
-        # sqrt(target / gap) leaves it at a quarter of the target).
+        # sqrt(target / gap) leaves it at a quarter of the target), which near the target
+        # is looser than FORCING: the last step solves the model no further than needed.
         enough = 0.5 * np.sqrt(target / (primal - dual)) if primal - dual > target else 0.0
-        model_target = min(FORCING, max(measure / first_measure, enough)) * measure
+        model_target = max(min(FORCING, measure / first_measure), enough) * measure
         stored = 0
         for _pass in range(MODEL_PASSES):
             passes += 1
