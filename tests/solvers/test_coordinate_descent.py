@@ -345,3 +345,55 @@ def test_input_is_not_modified():
 def test_unknown_loss():
     with pytest.raises(ValueError, match="loss must be one of"):
         l1_coordinate_descent(np.eye(3), np.ones(3), 1.0, np.ones(3), loss="hinge")
+
+
+# ---- Anderson's weights and the schedule of the working set's gap ----------------------
+
+
+def test_anderson_weights_solve_the_regularised_system():
+    """``c = z / 1'z`` with ``(U U' + r I) z = 1``, U the differences of the iterates and
+    r the ridge times the largest diagonal entry, against NumPy's solve."""
+    from solvers._coordinate_descent import ANDERSON_K, ANDERSON_RIDGE, _anderson_weights
+
+    history = np.random.default_rng(5).standard_normal((ANDERSON_K + 1, 40))
+    U = np.diff(history, axis=0)
+    gram = U @ U.T
+    z = np.linalg.solve(gram + ANDERSON_RIDGE * gram.diagonal().max() * np.eye(ANDERSON_K),
+                        np.ones(ANDERSON_K))  # fmt: skip
+    np.testing.assert_allclose(_anderson_weights(history), z / z.sum(), rtol=1e-10)
+
+
+def test_anderson_extrapolates_a_linear_convergence_along_one_direction():
+    """Iterates ``x* + rho^k v`` (one slow direction, as coordinate descent's last epochs
+    on near-duplicate columns): their differences are parallel, ``U U'`` has rank 1,
+    and the regularised weights still give x* (Aitken's extrapolation is exact on a
+    geometric sequence); iterates that do not move give no extrapolation."""
+    from solvers._coordinate_descent import ANDERSON_K, _anderson_weights
+
+    rng = np.random.default_rng(6)
+    limit, direction = rng.standard_normal(30), rng.standard_normal(30)
+    history = np.array([limit + 0.88**k * direction for k in range(ANDERSON_K + 1)])
+    assert np.linalg.matrix_rank(np.diff(history, axis=0), tol=1e-12) == 1
+    weights = _anderson_weights(history)
+    before = np.linalg.norm(history[-1] - limit)
+    np.testing.assert_allclose(weights @ history[1:], limit, atol=1e-6 * before)
+    assert _anderson_weights(np.ones((ANDERSON_K + 1, 30))).size == 0
+
+
+@pytest.mark.parametrize(
+    ("gap", "target", "last_gap", "spent", "expected"),
+    [
+        (1e-2, 2e-5, 1.0, 2, 3),  # 10x an epoch: 2.7 more epochs to 2e-5
+        (1e-2, 1e-5, 1e-1, 5, 10),  # 10x in 5 epochs: 15 more, capped at 10
+        (1e-2, 9e-3, 1.0, 2, 1),  # at least one epoch
+        (1e-2, 1e-5, 1e-2, 2, 10),  # not falling: the most
+        (1e-2, 0.0, 1.0, 2, 10),  # no positive target: the most
+    ],
+)
+def test_epochs_ahead_follow_the_gap_s_rate(gap, target, last_gap, spent, expected):
+    """Epochs to the next evaluation: ``ceil(log(target / gap) / rate)`` with the rate of
+    the last ``spent`` epochs, clamped to [1, CHECK_EVERY] (worked by hand)."""
+    from solvers._coordinate_descent import CHECK_EVERY, _epochs_ahead
+
+    assert CHECK_EVERY == 10
+    assert _epochs_ahead(gap, target, last_gap, spent) == expected
