@@ -167,17 +167,20 @@ _FACE_BUDGET = 2.0
 _ARMIJO = 1e-4
 # Entries of the dense block ``[Y_F X_F, y_F]`` of a null-space projection at most.
 _NULL_ENTRIES = 10_000_000
-# The direct face step (see _face_direct): dense floating-point operations per unit of
-# work (an entry of X read by the sweeps: about 2 ns, where LAPACK's Cholesky factor of a
-# 160 x 160 face took 0.05 ns per flop, one thread), the face's Gram matrix entries at
-# most (a 256 x 256 face, or as many as X stores: 8 bytes each against its 12), and the
-# Hessian, relative to its mean diagonal entry.
+# The direct face step (see _face_newton): dense floating-point operations per unit of
+# work (an entry of X read by the sweeps, 1.3-1.5 ns on the corpora of
+# benchmarks.small_corpora, 0.8 ns on text_like(2000, 20000); LAPACK's Cholesky factor
+# took 0.045-0.023 ns per flop at 100-400 rows, one thread), the face's Gram matrix
+# entries at most (a 256 x 256 face, or as many as X stores: 8 bytes each against its
+# 12), and the shift of the face's Hessian, relative to its mean diagonal entry.
 _DIRECT_FLOPS = 40
 _DIRECT_ENTRIES = 65_536
 _DIRECT_SHIFT = 1e-8
-# On a face that still changes (its step crosses bounds, and more rounds follow), a
-# direct step replaces at most this many conjugate-residual iterations (which stop
-# once they gain little and leave the box: 6-37 on real text).
+# On a face that still changes (its step crosses bounds, more rounds follow, and the
+# conjugate residuals' stall rule stops them after 3-6 iterations on text), a direct
+# step replaces at most this many of their iterations: it costs 4-5 on the corpora of
+# benchmarks.small_corpora, 9 on a face of 241 in text_like(2000, 20000), where the
+# sweeps alone finished in as much work.
 _DIRECT_UNSETTLED = 8
 # Diagonal entries of a pivoted R below this fraction of the first are rank deficiency.
 _RANK_RTOL = 1e-10
@@ -813,8 +816,9 @@ def _face_pays(previous, gap, work, tol, face_rate, prior, spare, two=None):
     reach ``tol`` (``(pays, short, expected)``).
 
     The sweeps' rate is the last batch's: ``log(previous / gap)`` per unit of ``work``
-    (after the first batch, or the first after a face step, ``previous`` is inf: not
-    yet known). Their steady rate is the better of that one and the last two
+    (after the first batch, or the first after a face step, ``previous`` may be inf:
+    not yet known; from zeros or a checked warm start it is the gap at the start). Their
+    steady rate is the better of that one and the last two
     batches' (``two = (gap two checks back, work since)``, after a face step from its
     check on): one batch of sweeps may leave the gap where it was (or raise it) between
     two that lower it, and ``expected`` is ``log(gap / tol)`` over the steady rate.
@@ -823,8 +827,9 @@ def _face_pays(previous, gap, work, tol, face_rate, prior, spare, two=None):
     their cap, or to its budget: see _face_step). Otherwise a
     face step is taken when its rate, ``face_rate`` (the last one's, as measured), beats
     the sweeps'; before the first, when the sweeps would need more work than ``prior``
-    (the work of a face step that finishes): coordinate descent's linear rate on an
-    ill-conditioned dual.
+    (the work of a face step that finishes: ``_FACE_PRIOR`` conjugate-residual
+    iterations, or a direct step's where one would be taken): coordinate descent's
+    linear rate on an ill-conditioned dual.
     """
     if not np.isfinite(previous) or gap <= 0.0:
         return False, False, np.inf
@@ -850,8 +855,11 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
     ``y'a = 0`` the negated dual is the quadratic ``1/2 p'H p + g'p`` in the step p,
     with ``H = Y_F X_F X_F' Y_F + D_F`` and g its gradient ``y_i x_i'w - 1 + D_i a_i``.
     Its minimiser is found by conjugate residuals projected on ``y_F'p = 0``
-    (:func:`_face_cg`), and followed by a projected search: the point
-    ``P(a + t p)``, projected onto the box and ``y'a = 0``, for the largest t in
+    (:func:`_face_cg`), or directly from a Cholesky factor of the face's Gram matrix
+    (:func:`_face_newton`) where that costs less than the iterations they are allowed
+    (at most ``_DIRECT_UNSETTLED`` of them while ``stall`` is on: the face still
+    changes; within what is left of ``budget``), and followed by a projected search:
+    the point ``P(a + t p)``, projected onto the box and ``y'a = 0``, for the largest t in
     ``t*, t*/2, ...`` that decreases the objective enough (Armijo), so that many
     multipliers may reach their bounds at once. The gradient projection-conjugate
     gradient method of Moré and Toraldo (1991, "On the solution of large quadratic
@@ -872,6 +880,7 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
     change = np.empty(w.size)
     lengths = np.diff(rows[2])
     work = 0
+    factor = factored = None  # the Cholesky factor of a direct round, and its face
     for rounds in range(_FACE_ROUNDS):
         if rounds > 0 and work >= budget:
             break
@@ -898,18 +907,27 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
             iterations = max(1, int(min(iterations, (budget - work) // per_iteration)))
             # The face's Newton step by a dense factorisation, where it costs less than
             # the conjugate residuals' iterations allowed.
+            # A round after a direct one has a face within the last (multipliers only
+            # leave it): its factor is the last one's with their rows deleted.
             allowed = min(iterations if stall == 0.0 else _DIRECT_UNSETTLED, 2 * count)
             allowed *= per_iteration
-            direct = None
-            if count**3 / 3 / _DIRECT_FLOPS <= allowed:
+            if factor is not None:
+                kept = np.isin(factored, free, assume_unique=True)
+                cost = int(np.count_nonzero(~kept) * factored.size**2 / 2
+                           + 6 * count**2 / _DIRECT_FLOPS + face_pass)  # fmt: skip
+                within = cost <= allowed and np.count_nonzero(kept) == count
+                factor = _factor_without(factor, kept) if within else None
+                work += cost if within else 0
+            elif count**3 / 3 / _DIRECT_FLOPS <= allowed:
                 cost, counts = _direct_cost(rows, free, face_pass, d)
                 if cost <= allowed:
-                    direct = _face_direct(X, rows, free, labels, ridge, gradient, counts)
+                    factor = _face_factor(X, rows, free, ridge, counts)
                     work += cost
                 elif counts is not None:
                     work += face_pass + d
-            if direct is not None:
-                step, moved = direct
+            if factor is not None:
+                factored = free
+                step, moved = _face_newton(rows, free, labels, gradient, factor, d)
             else:
                 step, moved, iterations, stalled = _face_cg(rows, y, diagonal, free, gradient,
                                                             alpha[free], box, typical, d,
@@ -991,7 +1009,7 @@ def _null_direction(X, free, labels, gradient):
 
 
 def _direct_cost(rows, free, face_pass, n_features, counts=None):
-    """The work of a direct face step on ``free`` (:func:`_face_direct`), and the entries
+    """The work of a direct face step on ``free`` (:func:`_face_newton`), and the entries
     of each column among its rows (None for dense rows; given, or counted afresh);
     ``(inf, None)`` when the face's Gram matrix would hold more entries than
     ``_DIRECT_ENTRIES`` and than X stores.
@@ -1007,34 +1025,23 @@ def _direct_cost(rows, free, face_pass, n_features, counts=None):
     stored = rows[0].size
     if count * count > max(_DIRECT_ENTRIES, stored):
         return np.inf, None
-    factor = (count**3 / 3 + 4 * count**2) / _DIRECT_FLOPS
+    factor = (count**3 / 3 + 6 * count**2) / _DIRECT_FLOPS
     if rows[1].size == 0:
-        return face_pass + count * count * n_features / _DIRECT_FLOPS + factor, None
+        return int(face_pass + count * count * n_features / _DIRECT_FLOPS + factor), None
     if counts is None:
         counts = np.zeros(n_features, dtype=np.int64)
         _count_columns(rows, free, 1, counts)
     pairs = int(counts @ (counts + 1)) // 2
-    return 3 * face_pass + 2 * n_features + pairs + factor, counts
+    return int(3 * face_pass + 2 * n_features + pairs + factor), counts
 
 
-def _face_direct(X, rows, free, labels, ridge, gradient, counts):
-    """The face's Newton step by a dense factorisation: the minimiser p of
-    ``1/2 p'H p + g'p`` on ``y_F'p = 0`` (as :func:`_face_cg` finds it iteratively) and
-    ``X_F'Y_F p``, or None when the factorisation fails.
+def _face_factor(X, rows, free, ridge, counts):
+    """The lower Cholesky factor (Fortran order) of the face's Gram matrix
+    ``K = X_F X_F' + D_F`` shifted (see :func:`_face_newton`), and the shift; or None
+    when it fails.
 
-    In ``q = Y_F p`` the problem is ``min 1/2 q'K q + (Y_F g)'q`` on ``1'q = 0``, with
-    ``K = X_F X_F' + D_F`` (the Gram matrix of the face's rows, from their columns
-    ``counts`` (:func:`_face_gram`) or, for dense rows, by BLAS). Its optimality
-    conditions ``K q + Y_F g + lambda 1 = 0``, ``1'q = 0`` (the bordered system) give
-    ``q = -(u - (1'u / 1'v) v)`` with ``K u = Y_F g`` and ``K v = 1``: one Cholesky
-    factor and two solves with it. K is singular along rows in proportion (an exact
-    repeat with the other label: ``q = e_i - e_j``) and when |F| exceeds the rank of
-    X_F: it is shifted by ``_DIRECT_SHIFT`` times its mean diagonal entry, far above the
-    rounding of its smallest eigenvalues and below every eigenvalue of the faces
-    measured (their smallest nonzero one at least 0.009 times the mean diagonal on the
-    corpora of ``benchmarks.small_corpora``). Along a direction z of zero curvature
-    the step is then ``(Y_F g)'z / shift`` long: the objective is linear along it, and
-    the projected search follows it to the box (as along :func:`_null_direction`).
+    K comes from the rows' columns ``counts`` (:func:`_face_gram`) or, for dense rows, by
+    BLAS.
     """
     count = free.size
     if counts is None:  # dense rows
@@ -1044,20 +1051,89 @@ def _face_direct(X, rows, free, labels, ridge, gradient, counts):
         gram = gram.T
     else:
         gram = _face_gram(rows, free, counts, ridge).T  # Fortran order: LAPACK's own
-    gram[np.diag_indices(count)] += _DIRECT_SHIFT * np.trace(gram) / count
+    shift = _DIRECT_SHIFT * np.trace(gram) / count
+    gram[np.diag_indices(count)] += shift
     factor, info = scipy.linalg.lapack.dpotrf(gram, lower=1, clean=0, overwrite_a=1)
-    if info != 0:
-        return None
+    return (factor, shift) if info == 0 else None
+
+
+def _face_newton(rows, free, labels, gradient, factor, n_features):
+    """The face's Newton step by a dense factorisation: the minimiser p of
+    ``1/2 p'H p + g'p`` on ``y_F'p = 0`` (as :func:`_face_cg` finds it iteratively) and
+    ``X_F'Y_F p``, from ``factor`` (:func:`_face_factor` or :func:`_factor_without`).
+
+    In ``q = Y_F p`` the problem is ``min 1/2 q'K q + (Y_F g)'q`` on ``1'q = 0``, with
+    ``K = X_F X_F' + D_F`` (the Gram matrix of the face's rows). Its optimality
+    conditions ``K q + Y_F g + lambda 1 = 0``, ``1'q = 0`` (the bordered system) give
+    ``q = -(u - (1'u / 1'v) v)`` with ``K u = Y_F g`` and ``K v = 1``: two solves with
+    the Cholesky factor. K is singular along rows in proportion (an exact repeat with
+    the other label: ``q = e_i - e_j``) and when |F| exceeds the rank of X_F: it is
+    shifted by ``_DIRECT_SHIFT`` times its mean diagonal entry, above the rounding of its
+    zero eigenvalues and far below the smallest nonzero one of the faces measured
+    (0.009-0.07 times the mean diagonal at the optimum of the corpora of
+    ``benchmarks.small_corpora``). The shifted solution q leaves the residual
+    ``shift * q``, which the gap sees (on the corpora's first face steps it left gaps of
+    2e-9 to 3e-8, 100 times those at a shift of 1e-10): one step of iterative refinement
+    with the same factor (Tikhonov's iterated) leaves ``shift^2 (K + shift)^-1 q``, and
+    those gaps 1e-14 to 9e-14 (1e-12 to 1e-10 at a shift of 1e-6). On a face of 30
+    multipliers in 8 features with a consistent system, the step's image
+    ``X_F'Y_F p`` was within 2.4e-8 of lstsq's at that shift (1.2e-6 at 1e-10, 4e-4 at
+    1e-12: rounding, amplified by the shift's inverse). Along a direction z of zero curvature
+    the step is about ``(Y_F g)'z / shift`` long: the objective is linear along it, and
+    the projected search follows it to the box (as along :func:`_null_direction`).
+    """
+    count = free.size
+    lower, shift = factor
     sides = np.column_stack((labels * gradient, np.ones(count)))
-    solved, info = scipy.linalg.lapack.dpotrs(factor, sides, lower=1, overwrite_b=1)
+    solved, _ = scipy.linalg.lapack.dpotrs(lower, sides, lower=1, overwrite_b=1)
     u, v = solved[:, 0], solved[:, 1]
-    step = labels * ((u.sum() / v.sum()) * v - u)
+    q = (u.sum() / v.sum()) * v - u
+    # The shift leaves the residual shift * q: one step of iterative refinement.
+    correction = scipy.linalg.lapack.dpotrs(lower, shift * q, lower=1)[0]
+    q += correction - (correction.sum() / v.sum()) * v
+    step = labels * q
     step -= labels * (labels @ step / count)  # y_F'p = 0 to rounding
-    if not np.all(np.isfinite(step)):
-        return None
-    moved = np.empty(X.shape[1])
+    moved = np.empty(n_features)
     _face_image(rows, free, labels, step, moved)
     return step, moved
+
+
+def _factor_without(factor, kept):
+    """:func:`_face_factor`'s factor of the face's samples ``kept`` (the shift as it was)."""
+    return _delete_samples(factor[0], kept), factor[1]
+
+
+@njit(cache=True)
+def _delete_samples(factor, kept):
+    """The Cholesky factor of ``K[kept][:, kept]`` from K's lower factor L.
+
+    Deleting sample k leaves the rows above it as they were and the block below it
+    ``L33 L33' + l l'`` (l the part of L's column k below it): a rank-one update of
+    L33 (Givens' rotations, as LINPACK's dchud), ``(m - k)^2`` operations instead of a
+    factor's ``m^3 / 3``. The deletions are made in order, in place on a copy.
+    """
+    m = factor.shape[0]
+    lower = factor.copy()
+    x = np.empty(m)
+    for k in range(m):
+        if kept[k]:
+            continue
+        for i in range(k + 1, m):
+            x[i] = lower[i, k]
+        for j in range(k + 1, m):
+            a = lower[j, j]
+            r = np.sqrt(a * a + x[j] * x[j])
+            c, s = r / a, x[j] / a
+            lower[j, j] = r
+            for i in range(j + 1, m):
+                lower[i, j] = (lower[i, j] + s * x[i]) / c
+                x[i] = c * x[i] - s * lower[i, j]
+    rows = np.flatnonzero(kept)
+    out = np.zeros((rows.size, rows.size)).T  # Fortran order
+    for b in range(rows.size):
+        for a in range(b, rows.size):
+            out[a, b] = lower[rows[a], rows[b]]
+    return out
 
 
 @njit(cache=True)

@@ -16,9 +16,11 @@ from benchmarks._text import text_like
 from solvers._dual_cd import (
     _count_columns,
     _direct_cost,
-    _face_direct,
+    _face_factor,
     _face_gradient,
     _face_gram,
+    _face_newton,
+    _factor_without,
     dual_coordinate_descent,
 )
 from tests.solvers.test_dual_cd import LOSSES, assert_same_solution, cvxpy_svm, overlapping, solve
@@ -38,6 +40,11 @@ def _kkt_step(A, labels, ridge, gradient):
     H = A @ A.T + np.diag(ridge)
     kkt = np.block([[H, labels[:, None]], [labels[None, :], np.zeros((1, 1))]])
     return np.linalg.lstsq(kkt, np.append(-gradient, 0.0), rcond=None)[0][:m]
+
+
+def _direct(X, free, labels, ridge, gradient, counts=None):
+    factor = _face_factor(X, _rows(X), free, ridge, counts)
+    return _face_newton(_rows(X), free, labels, gradient, factor, X.shape[1])
 
 
 def _face(X, y, loss, seed):
@@ -81,7 +88,7 @@ def test_the_direct_step_solves_the_face_s_kkt_system(loss, sparse):
     X = X if sparse else X.toarray()
     free, labels, ridge, gradient = _face(X, y, loss, seed=2)
     counts = _direct_cost(_rows(X), free, 0, X.shape[1])[1]
-    step, moved = _face_direct(X, _rows(X), free, labels, ridge, gradient, counts)
+    step, moved = _direct(X, free, labels, ridge, gradient, counts)
     block = X[free].toarray() if sparse else X[free]
     A = labels[:, None] * block
     reference = _kkt_step(A, labels, ridge, gradient)
@@ -104,7 +111,7 @@ def test_a_singular_face_gives_a_descent_direction_along_its_null_space():
     free = np.arange(30)
     labels = y
     gradient = rng.standard_normal(30)
-    step, moved = _face_direct(X, _rows(X), free, labels, np.zeros(30), gradient, None)
+    step, moved = _direct(X, free, labels, np.zeros(30), gradient)
     assert gradient @ step < 0.0
     assert abs(labels @ step) <= 1e-12 * np.abs(step).sum()
     typical = np.mean(np.sum(X * X, axis=1))
@@ -114,21 +121,35 @@ def test_a_singular_face_gives_a_descent_direction_along_its_null_space():
     A = labels[:, None] * X
     projection = np.eye(30) - np.outer(labels, labels) / 30
     consistent = -projection @ A @ A.T @ rng.standard_normal(30)
-    step, moved = _face_direct(X, _rows(X), free, labels, np.zeros(30), -consistent, None)
+    step, moved = _direct(X, free, labels, np.zeros(30), -consistent)
     reference = _kkt_step(A, labels, np.zeros(30), -consistent)
     np.testing.assert_allclose(moved, A.T @ reference, rtol=0,
                                atol=1e-6 * np.linalg.norm(A.T @ reference))  # fmt: skip
 
 
+def test_a_factor_without_some_samples_is_the_factor_of_the_rest():
+    # Deleting samples from a Cholesky factor by rank-one updates gives the factor
+    # NumPy computes afresh for the Gram matrix of the rest.
+    rng = np.random.default_rng(9)
+    A = rng.standard_normal((40, 60))
+    K = A @ A.T + 0.1 * np.eye(40)
+    kept = rng.random(40) < 0.8
+    kept[0] = kept[-1] = False
+    factor, shift = _factor_without((np.asfortranarray(np.linalg.cholesky(K)), 0.5), kept)
+    assert shift == 0.5
+    reference = np.linalg.cholesky(K[np.ix_(kept, kept)])
+    np.testing.assert_allclose(factor, reference, rtol=0, atol=1e-12 * np.abs(reference).max())
+
+
 def _spy(monkeypatch):
     calls = []
-    original = dual_cd._face_direct
+    original = dual_cd._face_newton
 
-    def spied(X, rows, free, *args):
+    def spied(rows, free, *args):
         calls.append(free.size)
-        return original(X, rows, free, *args)
+        return original(rows, free, *args)
 
-    monkeypatch.setattr(dual_cd, "_face_direct", spied)
+    monkeypatch.setattr(dual_cd, "_face_newton", spied)
     return calls
 
 
@@ -153,8 +174,7 @@ def test_small_problems_take_a_direct_face_step_and_reach_the_optimum(loss, spar
 
 
 @pytest.mark.parametrize("loss", LOSSES)
-def test_repeated_rows_with_both_labels_and_more_free_multipliers_than_features(loss,
-                                                                                 monkeypatch):  # fmt: skip
+def test_rows_repeated_with_both_labels_on_fewer_features_than_free(loss, monkeypatch):
     # Rows repeated with their label and with the other label, on fewer features than
     # free multipliers: with the hinge, singular faces (the squared hinge's are not, and
     # its conjugate residuals cost less there). Every answer certifies, at the optimum.
