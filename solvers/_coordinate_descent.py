@@ -287,7 +287,8 @@ def l1_coordinate_descent(
     correlations = np.zeros(d)
     dual_vector = np.zeros(n)
     duals = (bounded, basis, unpenalised, unpenalised_norms, reference, dual_vector, correlations)
-    working = np.zeros(0, dtype=np.int64) if working_set is None else np.asarray(working_set)
+    no_features = np.zeros(0, dtype=np.int64)
+    working = no_features if working_set is None else np.asarray(working_set, dtype=np.int64)
     epochs = iterations = 0
     while True:
         # The fit from scratch (rounding drifts along the epochs' updates).
@@ -307,14 +308,11 @@ def l1_coordinate_descent(
         # When no feature outside the last working set violates its constraint, the full
         # gap is that set's: it is solved to the final target instead of 0.3 of the gap.
         target = INNER_RATIO * gap
-        if iterations > 0:
-            outside = bounded.copy()
-            outside[working] = False
-            if not np.any(np.abs(correlations[outside]) > thresholds[outside]):
-                target = INNER_RATIO * tol * scale
+        if iterations > 0 and not _violates_outside(correlations, thresholds, bounded, working):
+            target = INNER_RATIO * tol * scale
         working = _working_set(
             correlations, coef, thresholds, lipschitz, movable, free, first_features,
-            working if iterations == 0 else None,
+            working if iterations == 0 else no_features,
         )
         intercept, spent = _solve_working_set(
             data, indices, indptr, n, dense, weighted, working, y, s, squares, coef, intercept,
@@ -412,30 +410,6 @@ def _free_basis(X, y, s, squares, free):
     return np.ascontiguousarray(U[:, :rank].T)
 
 
-def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size, given):
-    """The support, the free features and the most violating others (skglm's rule).
-
-    Each feature off the support scores ``(|X_j'v| - lam W_j) / sqrt(L_j)`` (positive:
-    its distance to the subdifferential; negative: how far it is from violating), one
-    on the support ``|X_j'v - lam W_j sign(w_j)| / sqrt(L_j)``; ``max(size, 2 |support|)``
-    penalised features are kept, besides the free ones. ``given``: features to add
-    (a warm start's working set).
-    """
-    score = _violation_scores(correlations, coef, thresholds, lipschitz, movable)
-    keep = np.union1d(np.flatnonzero(coef), free)
-    if given is not None:
-        given = np.asarray(given, dtype=np.int64)
-        keep = np.union1d(keep, given[movable[given]])
-    score[keep] = -np.inf
-    penalised_support = np.count_nonzero(coef) - np.count_nonzero(coef[free])
-    extra = min(max(size, 2 * penalised_support) - penalised_support, score.size)
-    if extra > 0:
-        np.negative(score, out=score)  # the largest scores first, in place
-        chosen = np.argpartition(score, extra - 1)[:extra]
-        keep = np.union1d(keep, chosen[np.isfinite(score[chosen])])
-    return keep.astype(np.int64)
-
-
 # -- kernels (numba) ---------------------------------------------------------------
 
 
@@ -498,20 +472,68 @@ def _column_statistics(data, indices, indptr, n, d, dense, s, coupling):
 
 
 @njit(cache=True)
-def _violation_scores(correlations, coef, thresholds, lipschitz, movable):
-    """The working-set scores of :func:`_working_set`, one pass and one vector (a
-    feature that cannot move scores ``-inf``)."""
-    score = np.empty(coef.size)
-    for j in range(coef.size):
-        if not movable[j]:
-            score[j] = -np.inf
+def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size, given):
+    """The support, the free features and the most violating others (skglm's rule), as
+    sorted indices.
+
+    Each feature off the support scores ``(|X_j'v| - lam W_j) / sqrt(L_j)`` (positive:
+    its distance to the subdifferential; negative: how far it is from violating), one
+    on the support ``|X_j'v - lam W_j sign(w_j)| / sqrt(L_j)``; ``max(size, 2 |support|)``
+    penalised features are kept, besides the free ones (ties at the last score taken
+    in index order). ``given``: features to add (a warm start's working set; those
+    that cannot move or are out of range are left out). One pass and a partition of
+    the scores: 0.1 -> 0.02 ms on 4106 features (the sets' unions and the argsort
+    made in NumPy cost more than the scores).
+    """
+    d = coef.size
+    kept = np.zeros(d, dtype=np.bool_)
+    for j in free:
+        kept[j] = True
+    penalised_support = 0
+    for j in range(d):
+        if coef[j] != 0.0:
+            penalised_support += 0 if kept[j] else 1
+            kept[j] = True
+    for j in given:
+        if 0 <= j < d and movable[j]:
+            kept[j] = True
+    score = np.full(d, -np.inf)  # a feature that cannot move, or kept already: -inf
+    for j in range(d):
+        if kept[j] or not movable[j]:
             continue
         if coef[j] != 0.0:
             distance = abs(correlations[j] - thresholds[j] * np.sign(coef[j]))
         else:
             distance = abs(correlations[j]) - thresholds[j]
         score[j] = distance / np.sqrt(lipschitz[j])
-    return score
+    extra = min(max(size, 2 * penalised_support) - penalised_support, d)
+    if extra > 0:
+        last = -np.partition(-score, extra - 1)[extra - 1]  # the extra-th largest score
+        ties = extra
+        for j in range(d):
+            ties -= 1 if score[j] > last else 0
+        for j in range(d):
+            if score[j] == -np.inf:
+                continue
+            if score[j] > last:
+                kept[j] = True
+            elif score[j] == last and ties > 0:
+                kept[j] = True
+                ties -= 1
+    return np.flatnonzero(kept)
+
+
+@njit(cache=True)
+def _violates_outside(correlations, thresholds, bounded, working):
+    """Whether a penalised feature outside ``working`` violates its dual constraint,
+    ``|X_j'v| > lam W_j``."""
+    outside = bounded.copy()
+    for j in working:
+        outside[j] = False
+    for j in range(outside.size):
+        if outside[j] and abs(correlations[j]) > thresholds[j]:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -397,3 +397,45 @@ def test_epochs_ahead_follow_the_gap_s_rate(gap, target, last_gap, spent, expect
 
     assert CHECK_EVERY == 10
     assert _epochs_ahead(gap, target, last_gap, spent) == expected
+
+
+def _brute_force_working_set(correlations, coef, thresholds, lipschitz, movable, free, size,
+                             given):  # fmt: skip
+    """skglm's rule written out: the support, the free and given (movable) features, and
+    the ``max(size, 2 |penalised support|) - |penalised support|`` others of largest
+    score, ties in index order."""
+    support = set(np.flatnonzero(coef)) | set(free)
+    kept = support | {j for j in given if movable[j]}
+    penalised = np.count_nonzero(coef) - np.count_nonzero(coef[free])
+    extra = max(size, 2 * penalised) - penalised
+    scores = []
+    for j in range(coef.size):
+        if j in kept or not movable[j]:
+            continue
+        distance = (abs(correlations[j] - thresholds[j] * np.sign(coef[j])) if coef[j]
+                    else abs(correlations[j]) - thresholds[j])  # fmt: skip
+        scores.append((-distance / np.sqrt(lipschitz[j]), j))
+    chosen = {j for _, j in sorted(scores)[:extra]}
+    return np.array(sorted(kept | chosen), dtype=np.int64)
+
+
+def test_working_set_is_skglm_s_rule():
+    """The compiled choice of features equals the rule written out, on random scores
+    with ties, features that cannot move, free features and a given set."""
+    from solvers._coordinate_descent import _working_set
+
+    rng = np.random.default_rng(7)
+    for trial in range(200):
+        d = int(rng.integers(1, 120))
+        correlations = rng.integers(-3, 4, d).astype(float)  # many ties
+        coef = np.where(rng.random(d) < 0.1, rng.standard_normal(d), 0.0)
+        thresholds = rng.choice([0.5, 1.0], d)
+        lipschitz = rng.choice([1.0, 4.0], d)
+        movable = rng.random(d) < 0.9
+        coef[~movable] = 0.0
+        free = np.flatnonzero(movable & (rng.random(d) < 0.05))
+        thresholds[free] = 0.0
+        given = np.flatnonzero(rng.random(d) < 0.2) if trial % 2 else np.zeros(0, np.int64)
+        size = int(rng.integers(0, 30))
+        args = (correlations, coef, thresholds, lipschitz, movable, free, size, given)
+        np.testing.assert_array_equal(_working_set(*args), _brute_force_working_set(*args))
