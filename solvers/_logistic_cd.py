@@ -240,7 +240,9 @@ def logistic_prox_newton(
     # gradient are both read off them, from one product with X).
     p, terms = np.empty(n), np.empty(n)
     balanced, gradient = np.empty(d), np.empty(d)
-    fitted = np.asarray(X @ coef, dtype=np.float64).ravel() + intercept
+    fitted = np.full(n, float(intercept))
+    if coef.any():  # a first fit starts at 0: no pass over X
+        fitted += np.asarray(X @ coef, dtype=np.float64).ravel()
     iterations = epochs = 0
     while True:
         loss = _sample_terms(y, s, fitted, p, terms)
@@ -339,14 +341,21 @@ def _csr_class_correlations(data, indices, indptr, y, s, p, positive, negative):
 
 @njit(cache=True)
 def _csc_class_correlations(data, indices, indptr, y, s, p, positive, negative):
+    """Each column's two sums without a branch on the class: a branch on ``y_i`` per
+    entry, at random on text, was mispredicted half of the time (63 539 Debian
+    documents: 3.9 -> 2.4 ms a pass over X)."""
+    n = y.size
+    by_class = np.empty((n, 2))  # (a_i, 0) for a positive sample, (0, -a_i) for a negative
+    for i in range(n):
+        a = s[i] * p[i]
+        by_class[i, 0] = a if y[i] > 0 else 0.0
+        by_class[i, 1] = 0.0 if y[i] > 0 else -a
     for j in range(indptr.size - 1):
         plus = minus = 0.0
         for k in range(indptr[j], indptr[j + 1]):
             i = indices[k]
-            if y[i] > 0:
-                plus += data[k] * s[i] * p[i]
-            else:
-                minus -= data[k] * s[i] * p[i]
+            plus += data[k] * by_class[i, 0]
+            minus += data[k] * by_class[i, 1]
         positive[j] = plus
         negative[j] = minus
 
@@ -750,14 +759,17 @@ def _solve_working_set(data, indices, indptr, dense, column_of, y, s, fitted, co
             total_g += g[i]
         up, down = _balance(y, s, p)
         # One pass over the columns: the gradient, the balanced dual point's correlations
-        # and the centred curvatures.
+        # (each sample's factor in ``trial``, free until the line search: no choice of
+        # the class's factor per entry) and the centred curvatures.
+        for i in range(n):
+            trial[i] = -g[i] * (up if y[i] > 0 else down)
         for j in range(size):
             start, stop = _span(indptr, n, dense, column_of[j])
             full = part = hx = hxx = 0.0
             for k in range(start, stop):
                 i = k - start if dense else indices[k]
                 full += data[k] * g[i]
-                part -= data[k] * g[i] * (up if y[i] > 0 else down)
+                part += data[k] * trial[i]
                 hx += data[k] * h[i]
                 hxx += data[k] * data[k] * h[i]
             gradient[j] = full

@@ -150,3 +150,74 @@ def test_the_column_norms_it_hands_the_certificate_are_xs(layout):
     fitted = SparseLogisticRegression(lam=0.5).fit(X, y)
     attempt = fitted.solve_attempts_[-1]
     assert attempt["backend"] == "PROX_NEWTON" and attempt["certificate"].holds
+
+
+def _edge_columns(seed=5, n=60, d=150):
+    """Unit-scale counts beside columns at 1e-12 and 1e12, a duplicated and a zero column
+    (the last four); more features than a first working set holds."""
+    rng = np.random.default_rng(seed)
+    base = rng.poisson(0.3, (n, d)).astype(float)
+    y = np.where(base[:, 0] - base[:, 1] + 0.4 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    tiny = 1e-12 * rng.poisson(0.5, n)
+    huge = 1e12 * rng.poisson(0.5, n)
+    dense = np.column_stack([base, tiny, huge, base[:, 0], np.zeros(n)])
+    return dense, y
+
+
+@pytest.mark.parametrize("layout", ["csr", "csc", "dense", "fortran"])
+def test_the_class_correlations_are_numpys(layout):
+    """``X_j'Ya`` over each class (the CSC pass without a branch on the class, the CSR
+    pass by rows, BLAS on dense X) against NumPy, with sample weights, on columns over
+    24 decades, a duplicated and a zero column."""
+    from solvers._logistic_cd import _class_correlations
+
+    dense, y = _edge_columns()
+    rng = np.random.default_rng(1)
+    s, p = rng.uniform(0.5, 2.0, y.size), rng.uniform(0.0, 1.0, y.size)
+    X = {"csr": sp.csr_matrix, "csc": sp.csc_matrix, "dense": np.ascontiguousarray,
+         "fortran": np.asfortranarray}[layout](dense)  # fmt: skip
+    positive, negative = np.empty(dense.shape[1]), np.empty(dense.shape[1])
+    _class_correlations(X, y, s, p, positive, negative)
+    a = y * s * p
+    expected_positive = dense.T @ np.where(y > 0, a, 0.0)
+    expected_negative = dense.T @ np.where(y > 0, 0.0, a)
+    np.testing.assert_allclose(positive, expected_positive, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(negative, expected_negative, rtol=1e-13, atol=0)
+
+
+@pytest.mark.parametrize("layout", ["csc", "fortran", "csr", "dense"])
+@pytest.mark.parametrize("lam", [0.3, 3.0, "above lam_max"])
+def test_columns_read_in_place_or_copied_give_the_optimum(layout, lam):
+    """A CSC matrix and a Fortran-ordered array are read where they are stored (the
+    working set's columns by their positions in X), CSR and C-ordered arrays through a
+    copy of the working set's columns: every layout reaches the optimum written out for
+    CVXPY, on columns at 1e-12 and 1e12 beside unit ones, a duplicated and a zero column;
+    above lam_max the answer is 0 with the intercept of the class frequencies."""
+    from solvers import SparseLogisticRegression
+
+    dense, y = _edge_columns()
+    above = lam == "above lam_max"
+    if above:
+        lam = 1.5 * SparseLogisticRegression.lam_max(dense, y)
+    X = {"csr": sp.csr_matrix, "csc": sp.csc_matrix, "dense": np.ascontiguousarray,
+         "fortran": np.asfortranarray}[layout](dense)  # fmt: skip
+    result = logistic_prox_newton(X, y, lam, np.ones(dense.shape[1]))
+    assert result.converged
+    fitted = SparseLogisticRegression(lam=lam).fit(X, y)
+    assert fitted.certificate_.holds
+    if above:  # the closed form: no feature, the log-odds of the classes
+        assert not result.coef.any()
+        np.testing.assert_allclose(result.intercept, np.log(np.sum(y > 0) / np.sum(y < 0)),
+                                   rtol=1e-9)  # fmt: skip
+        return
+    # The reference on unit-scale columns: with X' = X D^-1 and v = D w the penalty on
+    # v_j is lam / D_j. The 1e12 column's becomes 1e-12 lam; the 1e-12 column's
+    # coefficient is 0 (|X_j'r| <= 1e-12 n < lam), so it is dropped.
+    scales = np.ones(dense.shape[1])
+    scales[-4:-2] = 1e-12, 1e12
+    weights = 1.0 / scales
+    weights[-4] = np.inf
+    optimum, _, _ = cvxpy_optimum(dense / scales, y, lam, weights=weights)
+    value = objective(dense, y, result.coef, result.intercept, lam)
+    assert value - optimum <= 1e-7 * abs(optimum)
+    assert result.coef[-4] == result.coef[-1] == 0.0  # the 1e-12 column, the zero column
