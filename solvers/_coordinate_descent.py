@@ -402,11 +402,16 @@ def _free_basis(X, y, s, squares, free):
     in the metric of ``S^-1``); for SVM2, ``Y [1, X_F]`` (plain projection), and none
     when F is empty (then ``y'a = 0`` is met by balancing the classes alone). The
     columns are scaled to unit norm before the SVD, so that their scales do not
-    decide the rank.
+    decide the rank. The lasso's basis without free features is ``sqrt(s) / ||sqrt(s)||``,
+    written out (the SVD of that one column took 0.25 ms at 2000 samples, 0.7 ms at
+    20000: a tenth of a lasso fit's kernel at 0.1 lam_max on the Debian documents).
     """
     n = X.shape[0]
-    if not squares and free.size == 0:
-        return np.zeros((0, n))
+    if free.size == 0:
+        if not squares:
+            return np.zeros((0, n))
+        root = np.sqrt(s)
+        return (root / np.linalg.norm(root)).reshape(1, n)
     columns = X[:, free]
     columns = columns.toarray() if sp.issparse(columns) else np.asarray(columns)
     rows = np.sqrt(s) if squares else y

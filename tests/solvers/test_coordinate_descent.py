@@ -439,3 +439,22 @@ def test_working_set_is_skglm_s_rule():
         size = int(rng.integers(0, 30))
         args = (correlations, coef, thresholds, lipschitz, movable, free, size, given)
         np.testing.assert_array_equal(_working_set(*args), _brute_force_working_set(*args))
+
+
+@pytest.mark.parametrize("free", [[], [3, 7]])
+def test_free_basis_spans_the_constant_and_the_free_columns(free):
+    """The lasso's basis projects off the span of ``sqrt(S) [1, X_F]``: its projector
+    equals the one of NumPy's least squares on those columns (with and without free
+    features; the constant alone is written out, not factored)."""
+    from solvers._coordinate_descent import _free_basis
+
+    rng = np.random.default_rng(8)
+    X = sp.random(40, 12, density=0.3, random_state=9, format="csc")
+    s = rng.uniform(0.1, 3.0, 40)
+    free = np.array(free, dtype=np.int64)
+    basis = _free_basis(X, np.zeros(40), s, True, free)
+    Z = np.sqrt(s)[:, None] * np.column_stack((np.ones(40), X[:, free].toarray()))
+    v = rng.standard_normal(40)
+    projected = v - Z @ np.linalg.lstsq(Z, v, rcond=None)[0]
+    np.testing.assert_allclose(v - basis.T @ (basis @ v), projected, atol=1e-12)
+    assert basis.shape == (1 + free.size, 40) and basis.flags.c_contiguous
