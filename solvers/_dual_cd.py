@@ -42,7 +42,9 @@ restarts the multiplier there) and the primal compared with the dual: one sequen
 pass over X, for ``X w``. A failed check lowers the threshold (tenfold, or less when
 the gap is within 10 times the tolerance) and, from the margins it computed, brings
 back the shrunk samples that the shrinking rule would no longer leave out, instead of
-liblinear's full sweep.
+liblinear's full sweep. A warm start's gap is checked before any sweep: a solve started
+at its own solution (or at one that still holds at the new C, as the hinge's hard
+margin does) ends there, in 0 epochs.
 
 A multiplier step after every sweep, rather than after an inner problem solved to a
 tolerance that tends to 0, is outside the classical guarantee of the method of
@@ -107,12 +109,45 @@ than samples, sparse rows of norm 1) it takes 10-100 sweeps to a relative gap of
 on ``benchmarks._text`` at 2000 x 20000 and 20000 x 200000, C in {1, 100}, 0.3-1.1
 times the time of LinearSVC at its default tolerance (``python -m benchmarks.dual_cd``).
 
+Small faces are solved directly (:func:`_face_newton`): the face's Newton step from a
+Cholesky factor of the Gram matrix of its rows ``X_F X_F' + D_F`` (gathered by columns:
+one multiply-add per pair of entries that share a column; LAPACK's ``dpotrf``), the
+bordered system's multiplier by its Schur complement (a scalar), the factor shifted by
+1e-8 of its mean diagonal against singular faces (rows in proportion, more free
+multipliers than features) and the solution refined once. It replaces the conjugate
+residuals where it costs less, in the same units (a flop as 1/40 of an entry of the
+sweeps, ``_DIRECT_FLOPS``, measured: 1.3-1.5 ns per entry on the small corpora below,
+0.023-0.045 ns per flop of ``dpotrf`` at 100-400 rows): than the iterations they are
+allowed on a settled face, than ``_DIRECT_UNSETTLED`` (8) on a face that still changes;
+and where its Gram matrix holds no more entries than X (or a 256 x 256 face). A later
+round of the same face step deletes the samples that left the face from its factor
+(rank-one updates), and :func:`_face_pays` weighs the sweeps against the direct step's
+work. Its first check may take one: the first batch's rate is measured from the gap at
+the start (1 from zeros; a warm start's, as checked), but it decides a direct step only
+(on text_like(2000, 20000), C = 1, that fast first rate had a face step of conjugate
+residuals taken, 8.6e6 entries where the sweeps alone read 7.2e6). On the three
+200-document corpora of ``benchmarks.small_corpora`` (about 160 free multipliers in
+2 200-3 500 features, a direct step about 4-5 conjugate-residual iterations' work,
+0.1 ms) the hinge at C = 1 was certified in 13, 14 and 12 epochs and one face step
+(gap 1e-14 to 1e-13) where it took 49, 108 and 32 epochs (one face step of conjugate
+residuals on net/web); the squared hinge in 9, 13 and 14 epochs and one face step (54,
+41 and 71 before); processor time 1.07, 1.88 and 2.03 ms -> 0.59 ms each (hinge), 1.62,
+0.78 and 1.40 -> 0.72, 0.70 and 0.94 ms (squared hinge); a warm start at C = 0.5 in 0
+epochs (hinge; 1 before) and in 2, 4 and 8 epochs and one face step (squared hinge; 18,
+31 and 40 before) (``python -m benchmarks.dual_cd --small`` for the epochs, one BLAS
+thread; the time of whole fits against LinearSVC: ``python -m benchmarks.small_corpora
+--estimators SVMDual,L2SVM,L2SVM-squared``). Larger faces keep conjugate residuals: on
+text_like(2000, 20000) and the Debian lists' 2000 documents (``benchmarks.real_text``)
+the same epochs and face steps as before, but the Debian easy split's warm start at
+C = 0.5 (hinge: 80 epochs and 2 face steps where it took 140 and none).
+
 Scale: with X times s and C over s^2 the problem is the same (``w / s``, the same b,
 ``a / s^2``, the objective over s^2). Every threshold here is in units of the margin
 (projected gradients, the spread, ``_NEGLIGIBLE``, ``_SPREAD_FLOOR``), relative to the
 rows' squared norms (rho, curvatures), or to the objective (the gap, the face's
 residual target over the boxes): the iterations do not depend on s, to rounding
-(``tests/solvers/test_dual_cd_hard.py``: s = 1e-6 and 1e6, the same epochs).
+(``tests/solvers/test_dual_cd_hard.py``: s = 1e-6 and 1e6, the same epochs); so is the
+direct step's shift, relative to the face's mean diagonal.
 """
 
 from dataclasses import dataclass
@@ -432,7 +467,7 @@ def dual_coordinate_descent(
         count = int(np.count_nonzero(free))
         allowed = (_FACE_CG_SETTLED if settled else _DIRECT_UNSETTLED) * per_iteration
         direct = np.inf
-        if count**3 / 3 / _DIRECT_FLOPS <= allowed:
+        if count**3 / 3 / _DIRECT_FLOPS <= allowed and _direct_fits(count, rows):
             if sparse and counted is None:
                 counted, counts = free, np.zeros(d, dtype=np.int64)
                 changed = np.flatnonzero(free)
@@ -1022,8 +1057,7 @@ def _direct_cost(rows, free, face_pass, n_features, counts=None):
     the step back (``X_F'Y_F p``).
     """
     count = free.size
-    stored = rows[0].size
-    if count * count > max(_DIRECT_ENTRIES, stored):
+    if not _direct_fits(count, rows):
         return np.inf, None
     factor = (count**3 / 3 + 6 * count**2) / _DIRECT_FLOPS
     if rows[1].size == 0:
@@ -1033,6 +1067,12 @@ def _direct_cost(rows, free, face_pass, n_features, counts=None):
         _count_columns(rows, free, 1, counts)
     pairs = int(counts @ (counts + 1)) // 2
     return int(3 * face_pass + 2 * n_features + pairs + factor), counts
+
+
+def _direct_fits(count, rows):
+    """Whether the Gram matrix of a face of ``count`` samples holds at most
+    ``_DIRECT_ENTRIES`` entries or as many as X stores (``rows[0]``)."""
+    return count * count <= max(_DIRECT_ENTRIES, rows[0].size)
 
 
 def _face_factor(X, rows, free, ridge, counts):
