@@ -465,7 +465,8 @@ def dual_coordinate_descent(
         per_iteration = 2 * face_pass + 3 * d
         prior = _FACE_PRIOR * per_iteration
         count = int(np.count_nonzero(free))
-        allowed = (_FACE_CG_SETTLED if settled else _DIRECT_UNSETTLED) * per_iteration
+        allowed = min(_FACE_CG_SETTLED if settled else _DIRECT_UNSETTLED, 2 * count)
+        allowed *= per_iteration
         direct = np.inf
         if count**3 / 3 / _DIRECT_FLOPS <= allowed and _direct_fits(count, rows):
             if sparse and counted is None:
