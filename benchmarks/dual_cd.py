@@ -187,15 +187,15 @@ def _row(loss, C, row):
     result, memory = row["result"], row["memory"]
     capped = lambda model: " (capped)" if model.n_iter_ >= _LIBLINEAR_MAX_ITER else ""  # noqa: E731
     matched = (
-        f"tol={row['matched']:g}: {row['tight']:.3f} s, ratio {row['ratio_tight']:.2f}"
+        f"tol={row['matched']:g}: {row['tight']:.3g} s, ratio {row['ratio_tight']:.2f}"
         if row["matched"] is not None
         else f"none (at tol={row['last_tol']:g} still {row['excess_last']:.1e} above)"
     )
     return (
-        f"  {loss:13s} C={C:<4g} ours {row['ours']:.3f} s (compiled {row['compiled']:.3f} s, "
+        f"  {loss:13s} C={C:<4g} ours {row['ours']:.3g} s (compiled {row['compiled']:.3g} s, "
         f"{result.epochs} epochs, {result.face_steps} face steps, gap "
         f"{result.relative_gap:.1e}, primal {result.primal:.10g}); LinearSVC tol=1e-4 "
-        f"{row['default']:.3f} s{capped(row['default_model'])} "
+        f"{row['default']:.3g} s{capped(row['default_model'])} "
         f"({row['excess_default']:.1e} above our optimum): ratio {row['ratio_default']:.2f} "
         f"(compiled {row['ratio_compiled']:.2f}); matched {matched}; tracemalloc peak ours "
         f"{memory['ours']:.1f} MiB, LinearSVC {memory['liblinear']:.1f} MiB + its copy of X "

@@ -124,22 +124,25 @@ round of the same face step deletes the samples that left the face from its fact
 (rank-one updates), and :func:`_face_pays` weighs the sweeps against the direct step's
 work. Its first check may take one: the first batch's rate is measured from the gap at
 the start (1 from zeros; a warm start's, as checked), but it decides a direct step only
-(on text_like(2000, 20000), C = 1, that fast first rate had a face step of conjugate
-residuals taken, 8.6e6 entries where the sweeps alone read 7.2e6). On the three
+(on text_like(2000, 20000), C = 1, that fast first rate had face steps taken that read
+8.6e6 entries where the sweeps alone read 7.2e6). On the three
 200-document corpora of ``benchmarks.small_corpora`` (about 160 free multipliers in
 2 200-3 500 features, a direct step about 4-5 conjugate-residual iterations' work,
 0.1 ms) the hinge at C = 1 was certified in 13, 14 and 12 epochs and one face step
 (gap 1e-14 to 1e-13) where it took 49, 108 and 32 epochs (one face step of conjugate
-residuals on net/web); the squared hinge in 9, 13 and 14 epochs and one face step (54,
-41 and 71 before); processor time 1.07, 1.88 and 2.03 ms -> 0.59 ms each (hinge), 1.62,
-0.78 and 1.40 -> 0.72, 0.70 and 0.94 ms (squared hinge); a warm start at C = 0.5 in 0
-epochs (hinge; 1 before) and in 2, 4 and 8 epochs and one face step (squared hinge; 18,
-31 and 40 before) (``python -m benchmarks.dual_cd --small`` for the epochs, one BLAS
-thread; the time of whole fits against LinearSVC: ``python -m benchmarks.small_corpora
---estimators SVMDual,L2SVM,L2SVM-squared``). Larger faces keep conjugate residuals: on
-text_like(2000, 20000) and the Debian lists' 2000 documents (``benchmarks.real_text``)
-the same epochs and face steps as before, but the Debian easy split's warm start at
-C = 0.5 (hinge: 80 epochs and 2 face steps where it took 140 and none).
+residuals on net/web), 0.66-0.92 times the processor time of LinearSVC at its default
+tolerance (1.40-2.11 before); at C = 100 in 12-14 epochs (17-32), 0.61-0.92 times
+(1.55-1.81); the squared hinge at C = 1 in 9, 13 and 14 epochs (54, 41 and 71), 0.35,
+1.16 and 0.91 times (0.46, 1.10 and 1.24), at C = 100 in 9-14 epochs (46-132), 0.62-0.96
+times (1.28-1.77) (``python -m benchmarks.dual_cd --small``, one BLAS thread, medians of
+5; whole fits: ``python -m benchmarks.small_corpora``). Their warm starts at C = 0.5
+took 0 epochs (hinge; 1 before) and 2, 4 and 8 epochs with one face step (squared
+hinge; 18, 31 and 40 before). Larger faces keep conjugate residuals: on
+text_like(2000, 20000) and 20000 x 200000 (``python -m benchmarks.dual_cd``) and on the
+Debian lists' hard and easy splits at 2000 documents (``benchmarks.real_text``) and
+the hard one at 20 000, C = 1, the same epochs and face steps as before, except the
+Debian easy split's warm start at C = 0.5 (hinge), which its check before any sweep
+sent on another path: 80 epochs and 2 face steps where it took 140 and none.
 
 Scale: with X times s and C over s^2 the problem is the same (``w / s``, the same b,
 ``a / s^2``, the objective over s^2). Every threshold here is in units of the margin
@@ -942,9 +945,9 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
                 break
             iterations = max(1, int(min(iterations, (budget - work) // per_iteration)))
             # The face's Newton step by a dense factorisation, where it costs less than
-            # the conjugate residuals' iterations allowed.
-            # A round after a direct one has a face within the last (multipliers only
-            # leave it): its factor is the last one's with their rows deleted.
+            # the conjugate residuals' iterations allowed. A round after a direct one has
+            # a face within the last (multipliers only leave it): its factor is the last
+            # one's with their rows deleted.
             allowed = min(iterations if stall == 0.0 else _DIRECT_UNSETTLED, 2 * count)
             allowed *= per_iteration
             if factor is not None:
@@ -1117,9 +1120,9 @@ def _face_newton(rows, free, labels, gradient, factor, n_features):
     2e-9 to 3e-8, 100 times those at a shift of 1e-10): one step of iterative refinement
     with the same factor (Tikhonov's iterated) leaves ``shift^2 (K + shift)^-1 q``, and
     those gaps 1e-14 to 9e-14 (1e-12 to 1e-10 at a shift of 1e-6). On a face of 30
-    multipliers in 8 features with a consistent system, the step's image
-    ``X_F'Y_F p`` was within 2.4e-8 of lstsq's at that shift (1.2e-6 at 1e-10, 4e-4 at
-    1e-12: rounding, amplified by the shift's inverse). Along a direction z of zero curvature
+    multipliers in 8 features with a consistent system, the step's image ``X_F'Y_F p``
+    was within 2.4e-8 of lstsq's at that shift (1.2e-6 at 1e-10, 4e-4 at 1e-12:
+    rounding, amplified by the shift's inverse). Along a direction z of zero curvature
     the step is about ``(Y_F g)'z / shift`` long: the objective is linear along it, and
     the projected search follows it to the box (as along :func:`_null_direction`).
     """
@@ -1150,8 +1153,9 @@ def _delete_samples(factor, kept):
 
     Deleting sample k leaves the rows above it as they were and the block below it
     ``L33 L33' + l l'`` (l the part of L's column k below it): a rank-one update of
-    L33 (Givens' rotations, as LINPACK's dchud), ``(m - k)^2`` operations instead of a
-    factor's ``m^3 / 3``. The deletions are made in order, in place on a copy.
+    L33 (plane rotations, as LINPACK's dchud: Dongarra, Bunch, Moler and Stewart 1979,
+    "LINPACK Users' Guide", ch. 10), ``(m - k)^2`` operations instead of a factor's
+    ``m^3 / 3``. The deletions are made in order, in place on a copy.
     """
     m = factor.shape[0]
     lower = factor.copy()
