@@ -422,6 +422,28 @@ def _free_basis(X, y, s, squares, free):
     return np.ascontiguousarray(U[:, :rank].T)
 
 
+def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size, given):
+    """The support, the free features and the most violating others (skglm's rule), as
+    sorted indices.
+
+    Each feature off the support scores ``(|X_j'v| - lam W_j) / sqrt(L_j)`` (positive:
+    its distance to the subdifferential; negative: how far it is from violating), one
+    on the support ``|X_j'v - lam W_j sign(w_j)| / sqrt(L_j)``; ``max(size, 2 |support|)``
+    penalised features are kept, besides the free ones. ``given``: features to add (a
+    warm start's working set; those that cannot move or are out of range are left
+    out). The scores and the kept features in one compiled pass (:func:`_scores`),
+    then NumPy's partition (numba's copies the scores twice and is 10 times slower
+    at 200000 features): 0.08 -> 0.05 ms at 4106 features, where unions of index
+    sets and boolean copies in NumPy cost more than the scores.
+    """
+    kept, score, extra = _scores(correlations, coef, thresholds, lipschitz, movable, free, size,
+                                 given)  # fmt: skip
+    if extra > 0:
+        chosen = np.argpartition(score, score.size - extra)[score.size - extra :]
+        kept[chosen[score[chosen] > -np.inf]] = True
+    return np.flatnonzero(kept)
+
+
 # -- kernels (numba) ---------------------------------------------------------------
 
 
@@ -484,19 +506,10 @@ def _column_statistics(data, indices, indptr, n, d, dense, s, coupling):
 
 
 @njit(cache=True)
-def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size, given):
-    """The support, the free features and the most violating others (skglm's rule), as
-    sorted indices.
-
-    Each feature off the support scores ``(|X_j'v| - lam W_j) / sqrt(L_j)`` (positive:
-    its distance to the subdifferential; negative: how far it is from violating), one
-    on the support ``|X_j'v - lam W_j sign(w_j)| / sqrt(L_j)``; ``max(size, 2 |support|)``
-    penalised features are kept, besides the free ones (ties at the last score taken
-    in index order). ``given``: features to add (a warm start's working set; those
-    that cannot move or are out of range are left out). One pass and a partition of
-    the scores: 0.1 -> 0.02 ms on 4106 features (the sets' unions and the argsort
-    made in NumPy cost more than the scores).
-    """
+def _scores(correlations, coef, thresholds, lipschitz, movable, free, size, given):
+    """The features :func:`_working_set` keeps whatever their scores (a mask), the
+    scores of the others (``-inf``: kept already, or cannot move) and how many of
+    them it adds, in one pass."""
     d = coef.size
     kept = np.zeros(d, dtype=np.bool_)
     for j in free:
@@ -509,7 +522,7 @@ def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size,
     for j in given:
         if 0 <= j < d and movable[j]:
             kept[j] = True
-    score = np.full(d, -np.inf)  # a feature that cannot move, or kept already: -inf
+    score = np.full(d, -np.inf)
     for j in range(d):
         if kept[j] or not movable[j]:
             continue
@@ -519,20 +532,7 @@ def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size,
             distance = abs(correlations[j]) - thresholds[j]
         score[j] = distance / np.sqrt(lipschitz[j])
     extra = min(max(size, 2 * penalised_support) - penalised_support, d)
-    if extra > 0:
-        last = -np.partition(-score, extra - 1)[extra - 1]  # the extra-th largest score
-        ties = extra
-        for j in range(d):
-            ties -= 1 if score[j] > last else 0
-        for j in range(d):
-            if score[j] == -np.inf:
-                continue
-            if score[j] > last:
-                kept[j] = True
-            elif score[j] == last and ties > 0:
-                kept[j] = True
-                ties -= 1
-    return np.flatnonzero(kept)
+    return kept, score, extra
 
 
 @njit(cache=True)
