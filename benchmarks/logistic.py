@@ -109,9 +109,12 @@ def _set_lam(model, side, lam, n):
 
 
 def _warm_up(side):
-    """One untimed fit on a small problem: numba's compilation (or cache load)."""
+    """Untimed fits on a small problem: numba's compilation (or cache load), for CSR and
+    for CSC (ours reads a tf-idf matrix, whose indices are unsorted, as the CSC its
+    validation sorts it into: other kernels than a sorted CSR's)."""
     X, y = text_like(60, 300, words_per_document=20, seed=1)
-    _make(side, 0.5, 1e-4, 60).fit(X, y)
+    for layout in (X, X.tocsc()):
+        _make(side, 0.5, 1e-4, 60).fit(layout, y)
 
 
 def _steps(side, X, y, lam, reference, repeats, budget):
