@@ -159,7 +159,9 @@ def test_soft_margin_matches_svc_dual_objective(ionosphere):
     z_svc = a.sum() - 0.5 * np.sum(svc.coef_**2)
     assert m.value == pytest.approx(z_svc, rel=1e-5)
     lower, upper = m.objective_bounds
-    assert lower <= m.value <= upper and upper - lower <= 1e-6 * upper
+    # Z is the dual at alpha_, the bracket the certificate's (its best dual point): equal
+    # to rounding where the gap closes (2.7e-15 after DUAL_CD's direct face step).
+    assert lower * (1 - 1e-12) <= m.value <= upper and upper - lower <= 1e-6 * upper
 
 
 def test_hard_margin_on_data_that_are_not_separable_is_an_error(ionosphere):
