@@ -44,7 +44,9 @@ the gap is within 10 times the tolerance) and, from the margins it computed, bri
 back the shrunk samples that the shrinking rule would no longer leave out, instead of
 liblinear's full sweep. A warm start's gap is checked before any sweep: a solve started
 at its own solution (or at one that still holds at the new C, as the hinge's hard
-margin does) ends there, in 0 epochs.
+margin does) ends there, in 0 epochs; where the new box clipped no multiplier (the face
+is the last solve's) and a direct face step solves that face (see below), it is taken
+there, before any sweep.
 
 A multiplier step after every sweep, rather than after an inner problem solved to a
 tolerance that tends to 0, is outside the classical guarantee of the method of
@@ -136,13 +138,14 @@ tolerance (1.40-2.11 before); at C = 100 in 12-14 epochs (17-32), 0.61-0.92 time
 1.16 and 0.91 times (0.46, 1.10 and 1.24), at C = 100 in 9-14 epochs (46-132), 0.62-0.96
 times (1.28-1.77) (``python -m benchmarks.dual_cd --small``, one BLAS thread, medians of
 5; whole fits: ``python -m benchmarks.small_corpora``). Their warm starts at C = 0.5
-took 0 epochs (hinge; 1 before) and 2, 4 and 8 epochs with one face step (squared
-hinge; 18, 31 and 40 before). Larger faces keep conjugate residuals: on
-text_like(2000, 20000) and 20000 x 200000 (``python -m benchmarks.dual_cd``) and on the
-Debian lists' hard and easy splits at 2000 documents (``benchmarks.real_text``) and
-the hard one at 20 000, C = 1, the same epochs and face steps as before, except the
-Debian easy split's warm start at C = 0.5 (hinge), which its check before any sweep
-sent on another path: 80 epochs and 2 face steps where it took 140 and none.
+took 0 epochs (hinge; 1 before) and 8, 0 and 0 epochs with one face step (squared
+hinge, the face step before any sweep; 18, 31 and 40 epochs before). Larger faces
+keep conjugate residuals: on text_like(2000, 20000) and 20000 x 200000 (``python -m
+benchmarks.dual_cd``) and on the Debian lists' hard and easy splits at 2000 documents
+(``benchmarks.real_text``) and the hard one at 20 000, C = 1, the same epochs and face
+steps as before, except the Debian easy split's warm start at C = 0.5 (hinge), which
+its check before any sweep sent on another path: 80 epochs and 2 face steps where it
+took 140 and none.
 
 Scale: with X times s and C over s^2 the problem is the same (``w / s``, the same b,
 ``a / s^2``, the objective over s^2). Every threshold here is in units of the margin
@@ -392,6 +395,8 @@ def dual_coordinate_descent(
             alpha = np.bincount(representative, weights=np.clip(alpha, 0.0, None), minlength=n)
     coordinates = _coordinates(rows, costs, squared)
     upper = coordinates[1]
+    # A warm start that the new box does not clip keeps the last solve's face.
+    kept_face = alpha is None or not np.any(alpha > upper)
     alpha = np.zeros(n) if alpha is None else np.clip(alpha, 0.0, upper)
     b = 0.0 if intercept is None else float(intercept)
     null = hinge_null_objective(y, costs, squared=squared)
@@ -455,9 +460,6 @@ def dual_coordinate_descent(
             pending = None
         if relative_gap <= tol or epochs >= max_epochs:
             break
-        if warm:
-            warm = False
-            continue
         free = (alpha > 0.0) & (alpha < upper)
         settled = last_free is not None and np.array_equal(free, last_free)
         last_free = free
@@ -486,17 +488,27 @@ def dual_coordinate_descent(
             direct = _direct_cost(rows, np.flatnonzero(free), face_pass, d, counts)[0]
             direct = direct if direct <= allowed else np.inf
             prior = min(prior, direct)
-        if from_start and not direct <= _DIRECT_UNSETTLED * per_iteration:
-            previous_gap = np.inf  # no face step on the rate of the fast start
-        from_start = False
-        spare = (max_epochs - epochs) / max(sweeps, 1) * (work + check_work)
-        # The rate of face steps on a face that still changed says little of one that
-        # finishes a settled face: that one is judged as the first is.
-        batch = work + check_work
-        two = None if window is None else (window[0], window[1] + batch)
-        window, last_gap = (last_gap, batch), relative_gap
-        pays, short, expected = _face_pays(previous_gap, relative_gap, batch, tol,
-                                 None if settled else face_rate, prior, spare, two)  # fmt: skip
+        unsettled = direct <= _DIRECT_UNSETTLED * per_iteration  # a direct step at once
+        if warm:
+            # A warm start's face, where the new box left it as it was and a direct step
+            # solves it, is solved before any sweep (the face of the last C is often
+            # this C's); else the sweeps begin.
+            warm = False
+            if not (kept_face and unsettled):
+                continue
+            pays, short, expected = True, False, np.inf
+        else:
+            if from_start and not unsettled:
+                previous_gap = np.inf  # no face step on the rate of the fast start
+            from_start = False
+            spare = (max_epochs - epochs) / max(sweeps, 1) * (work + check_work)
+            # The rate of face steps on a face that still changed says little of one
+            # that finishes a settled face: that one is judged as the first is.
+            batch = work + check_work
+            two = None if window is None else (window[0], window[1] + batch)
+            window, last_gap = (last_gap, batch), relative_gap
+            pays, short, expected = _face_pays(previous_gap, relative_gap, batch, tol,
+                                     None if settled else face_rate, prior, spare, two)  # fmt: skip
         if pays:
             # Slow progress: minimise over the face of the free multipliers exactly,
             # then sweep again over every sample (the pattern has changed).
