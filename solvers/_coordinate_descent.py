@@ -439,8 +439,12 @@ def _working_set(correlations, coef, thresholds, lipschitz, movable, free, size,
     kept, score, extra = _scores(correlations, coef, thresholds, lipschitz, movable, free, size,
                                  given)  # fmt: skip
     if extra > 0:
-        chosen = np.argpartition(score, score.size - extra)[score.size - extra :]
-        kept[chosen[score[chosen] > -np.inf]] = True
+        # The largest first: NumPy's selection is slow with its k-th element at the end
+        # behind many equal entries (the -inf of zero columns: 6.5 against 0.3 ms at
+        # 200000 features, 170000 of them -inf).
+        np.negative(score, out=score)
+        chosen = np.argpartition(score, extra - 1)[:extra]
+        kept[chosen[score[chosen] < np.inf]] = True
     return np.flatnonzero(kept)
 
 
