@@ -135,10 +135,9 @@ def canonical(X, *, layout=None):
     ``X != 0``), which would change the caller's arrays. Unsorted indices (a
     ``TfidfVectorizer``'s output) are sorted by a conversion between CSR and CSC, a
     linear pass (a counting sort), where sorting each row compares its entries: 3x
-    faster on text (a copy sorted row by row below :data:`SORTED_COPY_ENTRIES`, where
-    the conversions' fixed costs dominate). ``layout`` ("csr" or "csc"; default X's
-    own) is the format of the copy: a caller whose solvers read columns gets the
-    canonical CSC of an unsorted CSR in that one pass. Back into X's own format takes a second pass and holds two
+    faster on text. ``layout`` ("csr" or "csc"; default X's own) is the format of the
+    copy: a caller whose solvers read columns gets the canonical CSC of an unsorted
+    CSR in that one pass. Back into X's own format takes a second pass and holds two
     copies for a moment: only up to :data:`TRANSPOSED_SORT_ENTRIES` stored entries
     (above, the copy sorts each row).
     """
@@ -149,9 +148,6 @@ def canonical(X, *, layout=None):
     if not X.has_sorted_indices and other is not None:
         if target == other:
             X = X.asformat(target)
-        elif X.nnz <= SORTED_COPY_ENTRIES:  # a few short rows: sorted in place of a copy
-            X = X.copy()
-            X.sort_indices()
         elif X.nnz <= TRANSPOSED_SORT_ENTRIES:
             X = X.asformat(other).asformat(target)
         else:
@@ -167,10 +163,6 @@ def canonical(X, *, layout=None):
 #: The most stored entries whose indices :func:`canonical` sorts through the other
 #: format (2^20 entries: 12 MiB of CSR).
 TRANSPOSED_SORT_ENTRIES = 2**20
-#: The most stored entries :func:`canonical` sorts row by row in a copy: below it the
-#: two conversions' fixed costs dominate (5 400 entries of 200 rows: 67 us sorted in a
-#: copy, 93 us converted twice; 60 000: 1 364 against 340 us).
-SORTED_COPY_ENTRIES = 2**13
 
 
 def _finite_sum(X):
