@@ -84,7 +84,7 @@ alternating in one process, medians of 5 pairs at 20000 documents, 11 at 2000), 
 fit / re-fit, before -> after:
 
 ============================  ==========================  ==========================
-cell                          2000 documents             20000 documents
+cell                          2000 documents              20000 documents
 ============================  ==========================  ==========================
 SVM2 hard, 0.1 lam_max        1.55 / 1.48 -> 1.52 / 1.29  1.15 / 0.78 -> 1.03 / 0.74
 SVM2 easy, 0.1 lam_max        1.89 / 1.58 -> 1.39 / 1.52  1.43 / 1.23 -> 0.95 / 1.01
