@@ -169,8 +169,9 @@ class Problem:
             )  # fmt: skip
         if self.model == "svm2":
             return svm2_certificate(
-                X, y, coef, b, self.lam, self.weights, sample_weight=s, tolerance=tolerance
-            )
+                X, y, coef, b, self.lam, self.weights, sample_weight=s, norms=norms,
+                tolerance=tolerance,
+            )  # fmt: skip
         if self.model == "lasso":
             return lasso_certificate(
                 X, y, coef, b, self.lam, self.weights, sample_weight=s, norms=norms,

@@ -1109,8 +1109,9 @@ def _l1_svm_margin_multipliers(X, y, coef, intercept, lam, weights, sample_weigh
 
 
 def svm2_certificate(
-    X, y, coef, intercept, lam, weights=None, *, sample_weight=None, tolerance=GAP_TOLERANCE
-):
+    X, y, coef, intercept, lam, weights=None, *, sample_weight=None, tolerance=GAP_TOLERANCE,
+    norms=None,
+):  # fmt: skip
     """Certify ``(coef, intercept)`` for SVM2 (004 eq. 7): squared hinge + weighted L1.
 
     The dual point is ``a = 2 s_i [1 - y_i f_i]_+`` (the KKT map), made feasible and
@@ -1136,6 +1137,10 @@ def svm2_certificate(
         ``s_i >= 0`` multiplying sample i's squared hinge (default 1).
     tolerance : float, default=GAP_TOLERANCE
         Tolerance of ``Certificate.holds`` on the relative gap.
+    norms : ndarray of shape (n_features,), optional
+        The column norms of X, when the caller has them
+        (:func:`sparsify.utils.column_norms`): a pass over X fewer. They only scale
+        the KKT violation and pick the nearly free features; the gap does not use them.
 
     Returns
     -------
@@ -1174,7 +1179,8 @@ def svm2_certificate(
     _check_lam(lam)
     s = _sample_weights(sample_weight, X.shape[0])
     penalty = Penalty.elastic_net(lam, weights)
-    return _certify("svm2", X, y, coef, intercept, SQUARED_HINGE, penalty, s, True, tolerance, [])
+    return _certify("svm2", X, y, coef, intercept, SQUARED_HINGE, penalty, s, True, tolerance, [],
+                    norms=_given_norms(X, norms))  # fmt: skip
 
 
 def lasso_certificate(
