@@ -180,7 +180,7 @@ class Problem:
         if self.model in ("svm", "svm_squared_hinge"):
             return svm_certificate(
                 X, y, coef, b, self.C, loss=self.loss.name, alpha=answer.dual,
-                sample_weight=s, tolerance=tolerance,
+                sample_weight=s, tolerance=tolerance, norms=norms,
             )  # fmt: skip
         if self.model == "ridge":
             return ridge_certificate(

@@ -811,6 +811,7 @@ def svm_certificate(
     alpha=None,
     sample_weight=None,
     tolerance=GAP_TOLERANCE,
+    norms=None,
 ):
     """Certify ``(coef, intercept)`` for the 2-norm SVM, hinge (001 eq. 2) or squared hinge.
 
@@ -840,6 +841,10 @@ def svm_certificate(
         ``s_i >= 0`` multiplying sample i's loss (default 1).
     tolerance : float, default=GAP_TOLERANCE
         Tolerance of ``Certificate.holds`` on the relative gap.
+    norms : ndarray of shape (n_features,), optional
+        The column norms of X, when the caller has them
+        (:func:`sparsify.utils.column_norms`): a pass over X fewer. They only scale
+        the KKT violation; the gap does not use them.
 
     Returns
     -------
@@ -910,8 +915,9 @@ def svm_certificate(
         points += [lambda given=given: given() / C, corrected]
     penalty = Penalty(np.broadcast_to(0.0, (X.shape[1],)), 1.0 / C)  # no L1 term: a view
     return _certify(
-        "svm", X, y, coef, intercept, loss, penalty, s, True, tolerance, points, factor=C
-    )
+        "svm", X, y, coef, intercept, loss, penalty, s, True, tolerance, points, factor=C,
+        norms=_given_norms(X, norms),
+    )  # fmt: skip
 
 
 def _dominant_stationarity(X, y, coef, a, upper):
