@@ -225,3 +225,15 @@ def test_a_direct_step_too_large_for_memory_is_not_taken():
     assert cost == np.inf and counts is None
     result = dual_coordinate_descent(X, y, np.full(400, 1.0))
     assert result.converged
+
+
+def test_column_pairs_sum_in_64_bits():
+    """The direct step's pair count from 32-bit column counts, against the sum in
+    Python integers: 200 000 columns of up to 20 000 entries overflow 32 bits."""
+    from solvers._dual_cd import _column_pairs
+
+    rng = np.random.default_rng(0)
+    counts = rng.integers(0, 20_000, 200_000).astype(np.int32)
+    expected = sum(int(c) * (int(c) + 1) // 2 for c in counts.tolist())
+    assert expected > 2**31
+    assert int(_column_pairs(counts)) == expected
