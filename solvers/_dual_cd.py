@@ -416,7 +416,7 @@ def dual_coordinate_descent(
     relative_gap = np.inf if warm else 1.0
     from_start = True
     lengths = np.diff(rows[2])
-    # A gap check's work: X w, and the sort of the best intercept.
+    # A gap check's work: X w, and the best intercept's selection (counted as a sort).
     check_work = int(rows[2][-1]) + n * max(int(np.log2(n)), 1)
     # The gap's decrease (log) per unit of work of the last face step with the sweeps
     # after it, measured at the check after those sweeps (``pending`` until then).

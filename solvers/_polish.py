@@ -116,20 +116,22 @@ def _weighted_quantile(values, weights, level):
         if values[i] != values[i]:
             return values[i]
     candidates = np.arange(n)
-    count = n
+    first, stop = 0, n  # the candidates left: candidates[first:stop]
     below = 0.0  # weight of the values already known to lie below every candidate
     state = np.uint64(0x9E3779B97F4A7C15)
     while True:
-        # Three draws of a xorshift sequence (fixed: the same answer on every run).
-        picks = np.empty(3)
-        for k in range(3):
+        # The median of three draws of a xorshift sequence (fixed: the same answer on
+        # every run).
+        a = b = c = 0.0
+        for _ in range(3):
             state ^= state << np.uint64(13)
             state ^= state >> np.uint64(7)
             state ^= state << np.uint64(17)
-            picks[k] = values[candidates[int(state % np.uint64(count))]]
-        pivot = max(min(picks[0], picks[1]), min(max(picks[0], picks[1]), picks[2]))
-        # Three-way partition of candidates[:count]: below | equal | above.
-        low, middle, high = 0, 0, count
+            pick = values[candidates[first + int(state % np.uint64(stop - first))]]
+            a, b, c = b, c, pick
+        pivot = max(min(a, b), min(max(a, b), c))
+        # Three-way partition of the candidates: below | equal | above.
+        low, middle, high = first, first, stop
         weight_low = weight_equal = 0.0
         while middle < high:
             i = candidates[middle]
@@ -144,14 +146,13 @@ def _weighted_quantile(values, weights, level):
             else:
                 weight_equal += weights[i]
                 middle += 1
-        if low > 0 and below + weight_low >= level:
-            count = low  # the quantile lies below the pivot
-        elif below + weight_low + weight_equal >= level or high == count:
+        if low > first and below + weight_low >= level:
+            stop = low  # the quantile lies below the pivot
+        elif below + weight_low + weight_equal >= level or high == stop:
             return pivot
         else:
             below += weight_low + weight_equal
-            candidates[: count - high] = candidates[high:count].copy()
-            count -= high
+            first = high
 
 
 @njit(cache=True)
