@@ -144,27 +144,29 @@ def test_face_steps_on_a_tiny_budget_still_reach_the_optimum(loss, monkeypatch):
     assert_same_solution(result, coef, intercept, rtol=1e-3)
 
 
-def test_a_settled_face_is_solved_to_the_end_whatever_the_budget(monkeypatch):
-    # A face the sweeps left as it was is the active-set finish: its conjugate residuals
-    # run to their end (or cap), not to the budget of the sweeps' expected work. On the
-    # whole Debian corpus at C = 100 (63 539 documents) the budget had cut each settled
-    # face of 7 750 multipliers short, each such step raised the gap (3e-5 -> 4e-3) and
-    # DUAL_CD stopped at 1000 epochs at a gap of 1.5e-6; unbounded, 480 epochs to 1.9e-8.
-    real_text = pytest.importorskip("benchmarks.real_text")
-    ((_, X, y),) = real_text.corpora(("hard",), (1000,), sample=True)
+def test_a_settled_face_is_solved_to_the_end_once_a_cut_step_raised_the_gap(monkeypatch):
+    # A settled face's step is budgeted like any other until one such step leaves the
+    # gap higher than it found it (its conjugate residuals, cut short, left a step that
+    # the sweeps then undo); from then on settled faces are solved to the end. On the
+    # whole Debian corpus at C = 100 (63 539 documents) every cut step on the settled
+    # face of 7 750 multipliers raised the gap (3e-5 -> 4e-3) and DUAL_CD stopped at
+    # 1000 epochs at a gap of 1.5e-6; with this rule, 580 epochs to 9.5e-8. Here the
+    # same happens in small: the first settled step is cut, the next is not.
+    X, y = near_duplicate_text(600, 3000, seed=0)
     budgets = []
     face_step = dual_cd._face_step
 
     def recorded(*args):
-        budgets.append((args[9], args[10]))
+        if args[9] == dual_cd._FACE_CG_SETTLED:
+            budgets.append(args[10])
         return face_step(*args)
 
     monkeypatch.setattr(dual_cd, "_face_step", recorded)
     result = solve(X, y, 100.0, "hinge")
-    settled = [budget for iterations, budget in budgets if iterations == dual_cd._FACE_CG_SETTLED]
-    assert settled and all(budget == np.inf for budget in settled)
-    assert result.converged
-    coef, intercept, value = cvxpy_svm(X.toarray(), y, 100.0, "hinge")
+    unbounded = [k for k, budget in enumerate(budgets) if budget == np.inf]
+    assert unbounded and unbounded[0] > 0  # the first settled step is budgeted
+    assert unbounded == list(range(unbounded[0], len(budgets)))  # and all after the first
+    _, _, value = cvxpy_svm(X.toarray(), y, 100.0, "hinge")
     assert result.primal == pytest.approx(value, rel=1e-6)
 
 
