@@ -107,8 +107,8 @@ C = 100, 4 021 free multipliers, 305 zero eigenvalues). Three things finish ther
   face is never singular (``D > 0``), and its sweeps were slower on the merged samples
   (23 to 80 epochs at C = 1): its rows are kept as they are.
 
-At 20 000 documents, C = 100, the solve was certified in 200 epochs and 4 face steps
-(gap 1.3e-9; it stopped at 1000 epochs, gap 2.7e-7, before), 0.2 times the time of
+At 20 000 documents, C = 100, the solve was certified in 200-320 epochs and 4-6 face
+steps (gap about 3e-9; it stopped at 1000 epochs, gap 2.7e-7, before), 0.2 times the time of
 LinearSVC at its default tolerance; on the whole corpus (63 539 documents) in 420-580
 epochs (1000 and a gap of 1.1e-4 before), where LinearSVC at its default tolerance
 stopped at its cap of 100 000 iterations after 25 minutes, 3.5e-4 above that optimum
