@@ -479,10 +479,11 @@ def dual_coordinate_descent(
         per_iteration = 2 * face_pass + 3 * d
         prior = _FACE_PRIOR * per_iteration
         count = int(np.count_nonzero(free))
-        allowed = min(_FACE_CG_SETTLED if settled else _DIRECT_UNSETTLED, 2 * count)
-        allowed *= per_iteration
+        allowed = _direct_allowance(
+            _FACE_CG_SETTLED if settled else _DIRECT_UNSETTLED, count, per_iteration
+        )
         direct = np.inf
-        if count**3 / 3 / _DIRECT_FLOPS <= allowed and _direct_fits(count, rows):
+        if _factor_within(count, allowed) and _direct_fits(count, rows):
             if sparse and counted is None:
                 counted, counts = free, np.zeros(d, dtype=np.int32)
                 changed = np.flatnonzero(free)
@@ -973,8 +974,9 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
             # the conjugate residuals' iterations allowed. A round after a direct one has
             # a face within the last (multipliers only leave it): its factor is the last
             # one's with their rows deleted.
-            allowed = min(iterations if stall == 0.0 else _DIRECT_UNSETTLED, 2 * count)
-            allowed *= per_iteration
+            allowed = _direct_allowance(
+                iterations if stall == 0.0 else _DIRECT_UNSETTLED, count, per_iteration
+            )
             if factor is not None:
                 kept = np.isin(factored, free, assume_unique=True)
                 cost = int(np.count_nonzero(~kept) * factored.size**2 / 2
@@ -982,7 +984,7 @@ def _face_step(X, rows, y, coordinates, alpha, w, b, target, stall, iterations, 
                 within = cost <= allowed and np.count_nonzero(kept) == count
                 factor = _factor_without(factor, kept) if within else None
                 work += cost if within else 0
-            elif count**3 / 3 / _DIRECT_FLOPS <= allowed:
+            elif _factor_within(count, allowed):
                 cost, counts = _direct_cost(rows, free, face_pass, d)
                 if cost <= allowed:
                     factor = _face_factor(X, rows, free, ridge, counts)
@@ -1096,6 +1098,20 @@ def _direct_cost(rows, free, face_pass, n_features, counts=None):
         _count_columns(rows, free, 1, counts)
     pairs = int(_column_pairs(counts))
     return int(3 * face_pass + 2 * n_features + pairs + factor), counts
+
+
+def _direct_allowance(iterations, count, per_iteration):
+    """The work a direct step on a face of ``count`` samples may cost: that of the
+    conjugate-residual ``iterations`` it replaces (at most ``2 |F|``, their own cap in
+    :func:`_face_cg`), ``per_iteration`` each."""
+    return min(iterations, 2 * count) * per_iteration
+
+
+def _factor_within(count, allowed):
+    """Whether the Cholesky factor of a face of ``count`` samples alone (``|F|^3 / 3``
+    flops, in the sweeps' units) costs at most ``allowed``: the test before its Gram
+    matrix's cost is counted (:func:`_direct_cost`)."""
+    return count**3 / 3 / _DIRECT_FLOPS <= allowed
 
 
 def _direct_fits(count, rows):
