@@ -34,6 +34,7 @@ measures every backend on a grid of problems (synthetic, and real corpora: ``--c
 grid,real,small``) and rewrites :mod:`solvers._costs`, which this module reads.
 """
 
+import functools
 import math
 import os
 from dataclasses import dataclass
@@ -107,19 +108,24 @@ class ProblemStats:
 
     def features(self):
         """The regressors of the cost model."""
-        return np.array(
-            [
-                1.0,
-                math.log(self.n),
-                math.log(self.d),
-                math.log(max(self.nnz, 1)),
-                min(self.hardness, HARDNESS_CAP),
-                float(self.weighted),
-                float(self.sparse),
-                float(self.warm),
-                math.log(min(self.n, self.d)),
-                self._dense_wide_hardness(),
-            ]
+        return np.array(self._regressors)
+
+    @functools.cached_property
+    def _regressors(self):
+        """:meth:`features` as a tuple of floats, computed once per problem: the
+        planner estimates every eligible backend from them (plain floats, see
+        :func:`estimate`)."""
+        return (
+            1.0,
+            math.log(self.n),
+            math.log(self.d),
+            math.log(max(self.nnz, 1)),
+            min(self.hardness, HARDNESS_CAP),
+            float(self.weighted),
+            float(self.sparse),
+            float(self.warm),
+            math.log(min(self.n, self.d)),
+            self._dense_wide_hardness(),
         )
 
     def _dense_wide_hardness(self):
@@ -155,7 +161,7 @@ def estimate(name, stats):
     # A model fitted before a feature was added counts it with coefficient 0 (zip
     # stops at the shorter). Plain floats: a fit plans five backends, and NumPy's
     # per-call overhead was a tenth of a millisecond of a 1 ms ridge fit.
-    solve = math.exp(sum(t * f for t, f in zip(theta, stats.features(), strict=False)))
+    solve = math.exp(sum(t * f for t, f in zip(theta, stats._regressors, strict=False)))
     return fixed_cost(stats) + solve
 
 
@@ -217,11 +223,13 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
             for name, usable in named
         ]
     fallbacks = DEFAULT_BACKENDS[PROBLEM_CLASS[stats.model]]
-    eligible = [
-        name
+    declared = {
+        name: backend(name)
         for name in backends_for(stats.model)
-        if (not backend(name).cvxpy or name in fallbacks)
-        and not over_size(stats.model, name, *size)
+        if not over_size(stats.model, name, *size)
+    }
+    eligible = [
+        name for name, entry in declared.items() if not entry.cvxpy or name in fallbacks
     ]
     costs = {name: estimate(name, stats) for name in eligible}
     # Equal estimates (no cost model) keep the declared order: own backends, then
@@ -229,26 +237,29 @@ def plan(stats, solver=None, solver_options=None, *, estimator):
     order = {name: k for k, name in enumerate(_declared_order(eligible, fallbacks))}
     chain = sorted(eligible, key=lambda name: (costs[name], order[name]))
     options = split_options(solver_options, chain)
+    # Whether a backend after each rank takes a warm start (a budgeted path hands over).
+    warm_later = [False] * len(chain)
+    for rank in range(len(chain) - 2, -1, -1):
+        warm_later[rank] = warm_later[rank + 1] or declared[chain[rank + 1]].warm_start
     steps = []
     for rank, name in enumerate(chain, start=1):
         reason = f"planned {rank} of {len(chain)}: estimated " + (
             "(no cost model)" if math.isinf(costs[name]) else f"{costs[name]:.2g} s"
         )
-        later = [backend(other).warm_start for other in chain[rank:]]
-        if name == "HOMOTOPY" and any(later) and "max_steps" not in options[name]:
+        if name == "HOMOTOPY" and warm_later[rank - 1] and "max_steps" not in options[name]:
             # The path's breakpoints are the hard part to estimate: past a budget it
             # hands its last breakpoint to the next backend that takes a warm start.
             budget = max(PATH_BUDGET, 2 * (stats.n + min(stats.n, stats.d)))
             options[name] = {**options[name], "max_steps": budget}
             reason += f", a budget of {budget} breakpoints"
-        too_big = backend(name).cvxpy and _memory_exceeded(stats)
+        too_big = declared[name].cvxpy and _memory_exceeded(stats)
         steps.append(
             Step(
                 name,
                 options[name],
                 reason,
                 skip=too_big or "",
-                warm_start=backend(name).warm_start,
+                warm_start=declared[name].warm_start,
             )
         )
     return steps
@@ -268,6 +279,7 @@ def cvxpy_memory(stats):
     return 8.0 * (2.0 * min(stats.n, stats.d) ** 2 + 10.0 * (stats.nnz + stats.n + stats.d))
 
 
+@functools.cache
 def machine_memory():
     """This machine's physical memory in bytes (``os.sysconf``; inf where unknown)."""
     try:
