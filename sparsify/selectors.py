@@ -242,8 +242,10 @@ _THEOREM_CONSTRAINTS = {**_BaseSelector._parameter_constraints, "epsilon": _EPSI
 def _n_trials(selector, ell, d, formula):
     """r: n_features if given, else the theorem's r for epsilon, else 4 ell.
 
-    Warns when the theorem's r exceeds the number of features d: the
-    guarantee then asks for (nearly) every feature.
+    When the theorem's r for epsilon exceeds the number of features d, warns and
+    returns None: every feature is kept, unscaled (`_every_feature`). Running r
+    BSS iterations or i.i.d. trials instead would cost O(r) time and memory
+    (epsilon=1e-3 on 20 features: r = 7.2e8 iterations, a 5 GiB array).
     """
     if selector.n_features is not None and selector.epsilon is not None:
         raise ValueError(
@@ -258,19 +260,29 @@ def _n_trials(selector, ell, d, formula):
     if r > d:
         warnings.warn(
             f"epsilon={selector.epsilon} asks for r={r} (ell={ell}), the r of the guarantee, "
-            f"which exceeds the number of features d={d}: every feature, or nearly every "
-            "one, is kept. Use a larger epsilon, n_features for a given number, or a "
+            f"which exceeds the number of features d={d}: every feature is kept, unscaled "
+            "(R = I, distortion 0). Use a larger epsilon, n_features for a given number, or a "
             "smaller k (the top-k right singular subspace; 003 sec. 6 uses k=10 on text).",
             UserWarning,
             stacklevel=5,
         )
+        return None
     return r
+
+
+def _every_feature(d):
+    """The selection of all d features, unscaled: R = I, so ``V'RR'V = V'V = I`` and the
+    distortion is 0, within every bound the theorems give for any r (000 Lemmas 1-2,
+    001 Lemma 2)."""
+    return Selection(np.arange(d), np.ones(d), d)
 
 
 def _bss_on(selector, V, ell_is, hint=None):
     """BSS on V with r = n_features, or r from epsilon (001 Theorem 1)."""
     ell = V.shape[1]
     r = _n_trials(selector, ell, V.shape[0], bss_features)
+    if r is None:
+        return _every_feature(V.shape[0])
     if r <= ell:
         if hint is None:
             hint = (
@@ -317,8 +329,9 @@ class BSSSelector(_BaseSelector):
     epsilon : float in (0, 1), optional
         Accuracy: r = ceil(36 ell / epsilon^2), the r of 001 Theorems 1-2 (see
         `sparsify.theory.bss_features`); e.g. epsilon=0.5 gives r = 144 ell,
-        often more than d (a UserWarning then says that every feature is
-        kept). Used when n_features is None; giving both raises ValueError.
+        often more than d: then every feature is kept, unscaled (R = I, whose
+        distortion 0 meets the guarantee at any r), and a UserWarning says so.
+        Used when n_features is None; giving both raises ValueError.
     k : int, None or "auto", default="auto"
         The number ell of top right singular vectors BSS runs on. An int: the
         top k (003 sec. 6 uses k = 10 on text). None: all rank(X), as 000
@@ -492,6 +505,8 @@ def gaussian_sketch(X, t, rng):
 def _sampled_selection(selector, X, y):
     """r trials (or the expected size r) drawn with the sampler's distribution p."""
     p, r = selector._distribution(selector, X)
+    if r is None:  # epsilon asks for more trials than features (`_n_trials`)
+        return _every_feature(X.shape[1])
     return sample_features(p, r, method=selector.method, random_state=selector.random_state)
 
 
@@ -542,9 +557,9 @@ class LeverageSelector(_SamplingSelector):
     epsilon : float in (0, 1), optional
         Accuracy: r = ceil(36 ell / eps^2 ln(ell / (eps^2 sqrt(0.01)))), the r of
         001 Lemma 2 (see `sparsify.theory.leverage_features`); e.g. epsilon=0.5
-        gives r = 144 ell ln(40 ell), often more than d (a UserWarning then says
-        that every feature, or nearly, is kept). Used when n_features is None;
-        giving both raises ValueError.
+        gives r = 144 ell ln(40 ell), often more than d: then every feature is
+        kept, unscaled (R = I, as in `BSSSelector`), and a UserWarning says so.
+        Used when n_features is None; giving both raises ValueError.
     k : int, optional
         Number of top right singular vectors (003's SS with parameter k);
         None means rank(X).
