@@ -217,11 +217,22 @@ class Penalty:
             l1 = np.broadcast_to(0.0, np.shape(weights))
         return cls(l1, lam * (1.0 - l1_ratio))
 
+    @classmethod
+    def squared_norm(cls, l2, n_features):
+        """``l2/2 ||w||^2`` alone (the 2-norm SVMs), ``l1`` a read-only view of zeros.
+
+        Built on an empty ``l1`` (``l2_only`` is then ``l2 > 0``, as for zeros), which
+        skips the constructor's scan of the zeros: 2.8 us of a 40 us certificate.
+        """
+        penalty = cls(np.zeros(0), l2)
+        penalty.l1 = np.broadcast_to(0.0, (n_features,))
+        return penalty
+
     @property
     def quadratic_conjugate(self):
         """Whether ``g*(t c)`` is a quadratic in t: no 2-norm term (0 on the domain), or
         no L1 term (``t^2 ||c||^2 / (2 l2)``)."""
-        return self.l2 == 0 or not np.any(np.isfinite(self.l1) & (self.l1 > 0))
+        return self.l2 == 0 or self.l2_only or not np.any(np.isfinite(self.l1) & (self.l1 > 0))
 
     @property
     def excluded(self):
@@ -238,17 +249,21 @@ class Penalty:
         kept = coef[support]
         return float(self.l1[support] @ np.abs(kept) + 0.5 * self.l2 * (kept @ kept))
 
-    def conjugate(self, correlations, scale=1.0):
-        """``g*(t c)`` for ``t = scale`` and a ``t c`` inside the domain (the L1 models'
-        constraints met)."""
+    def conjugate_along(self, correlations):
+        """The function ``t -> g*(t c)``, for the t that keep ``t c`` inside the domain
+        (the L1 models' constraints met): what does not depend on t computed once."""
         if self.l2 == 0:
-            return 0.0
+            return lambda t: 0.0
         if self.l2_only:  # t^2 ||c||^2 / (2 l2), without forming t c
-            return scale * scale * float(correlations @ correlations) / (2.0 * self.l2)
-        if scale != 1.0:
-            correlations = scale * correlations
-        excess = np.maximum(np.abs(correlations) - np.where(self.excluded, np.inf, self.l1), 0)
-        return float(excess @ excess) / (2.0 * self.l2)
+            squares = float(correlations @ correlations)
+            return lambda t: t * t * squares / (2.0 * self.l2)
+        bound = np.where(self.excluded, np.inf, self.l1)
+
+        def conjugate(t):
+            excess = np.maximum(np.abs(correlations if t == 1.0 else t * correlations) - bound, 0)
+            return float(excess @ excess) / (2.0 * self.l2)
+
+        return conjugate
 
     def equalities(self, norms, dual_norm):
         """Features whose dual constraint is met as ``c_j = 0``: with ``l2 = 0``, those

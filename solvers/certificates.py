@@ -43,7 +43,9 @@ is negligible beside ``||X_j|| ||a||`` (scaling into it would shrink the dual po
 to nothing), before the scaling.
 """
 
+import math
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import numpy as np
 import scipy.sparse as sp
@@ -95,6 +97,8 @@ _ROUNDING_ULPS = 4
 _PROJECTION_ROUNDS = 50
 # The equalities of a feasible dual point hold to this (relative, unit columns): rounding.
 _FEASIBLE_RTOL = 1e-10
+# The smallest normal float64, a floor of divisors (np.finfo's call cost 1 us a certificate).
+_TINY = np.finfo(float).tiny
 
 
 @dataclass(frozen=True)
@@ -249,7 +253,7 @@ def gap_scale(primal, dual, null):
     >>> bool(gap_scale(1e-16, 0.0, 10.0) == 10.0 * ZERO_SCALE)
     True
     """
-    return max(abs(primal), abs(dual), ZERO_SCALE * float(null), np.finfo(float).tiny)
+    return max(abs(primal), abs(dual), ZERO_SCALE * float(null), _TINY)
 
 
 def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=0.0, *, null):
@@ -260,7 +264,7 @@ def _certificate(model, primal, dual, kkt, infeasibility, tolerance, resolution=
     """
     gap = primal - dual
     scale = gap_scale(primal, dual, null)
-    relative = max(gap, 0.0) / scale if np.isfinite(gap) else np.inf
+    relative = max(gap, 0.0) / scale if math.isfinite(gap) else np.inf
     return Certificate(
         model=model,
         primal=float(primal),
@@ -367,11 +371,19 @@ def _prepare(X, y, coef, intercept, *, labels):
     if labels and not np.all(np.abs(y) == 1.0):
         raise ValueError("y must hold the labels -1 and +1 (map two classes to them first).")
     coef = np.asarray(coef, dtype=np.float64).ravel()
-    if coef.shape != (d,):
-        raise ValueError(f"coef must have shape ({d},), one per feature of X; got {coef.shape}.")
-    if not (np.all(np.isfinite(coef)) and np.isfinite(intercept)):
-        raise ValueError("coef and intercept must be finite.")
+    _check_candidate(coef, intercept, d)
     return X, y, coef, float(intercept)
+
+
+def _check_candidate(coef, intercept, n_features):
+    """Raise unless ``coef`` (a float array) has one entry per feature and it and
+    ``intercept`` are finite."""
+    if coef.shape != (n_features,):
+        raise ValueError(
+            f"coef must have shape ({n_features},), one per feature of X; got {coef.shape}."
+        )
+    if not (np.isfinite(coef).all() and np.isfinite(intercept)):
+        raise ValueError("coef and intercept must be finite.")
 
 
 def _optional_sample_weights(sample_weight, n):
@@ -405,13 +417,14 @@ def _fitted(X, coef, intercept):
 
 
 def _balance(a, y):
-    """Scale down the heavier class so that ``y'a = 0`` (keeps ``0 <= a <= upper``)."""
-    a = a.copy()
-    positive, negative = a[y > 0].sum(), a[y < 0].sum()
+    """Scale down the heavier class so that ``y'a = 0`` (keeps ``0 <= a <= upper``), in
+    place; returns ``a``."""
+    up, down = y > 0, y < 0
+    positive, negative = a[up].sum(), a[down].sum()
     if positive > negative:
-        a[y > 0] *= negative / positive
+        np.multiply(a, negative / positive, out=a, where=up)
     elif negative > positive:
-        a[y < 0] *= positive / negative
+        np.multiply(a, positive / negative, out=a, where=down)
     return a
 
 
@@ -573,8 +586,9 @@ def _certify(
 ):  # fmt: skip
     """The generic certificate of ``factor (sum_i s_i loss_i + penalty(w))``.
 
-    ``points``: dual points to try (arrays, or callables computing one), best first;
-    the loss's dual map at the candidate is tried last. The first that certifies is
+    ``points``: dual points to try (arrays, or callables computing one; an iterable,
+    read one point at a time), best first; the loss's dual map at the candidate is
+    tried last. The first that certifies is
     kept, else the one of largest dual value. ``factor`` scales every value (the
     2-norm SVM is C times the problem with ``l2 = 1/C``).
     """
@@ -583,7 +597,7 @@ def _certify(
     null = loss.null(y, s, intercept=fit_intercept)
     norms = column_norms(X) if norms is None else norms
     best = None
-    for point in [*points, lambda: loss.dual_point(y, fitted, s)]:
+    for point in chain(points, [lambda: loss.dual_point(y, fitted, s)]):
         point = point() if callable(point) else point
         if point is None:
             continue
@@ -622,15 +636,15 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
     kkt = penalty.kkt_violation(correlations, coef, norms, float(np.linalg.norm(point)))
     t_max = penalty.dual_scaling(correlations, equalities)
     if loss.labels:
-        def value(t):
-            return loss.conjugate_value(t * point, y, s) - penalty.conjugate(correlations, t)
+        along = loss.conjugate_along(point, y, s)
     else:  # u'y as u'r + u'f, u'f = (X'u)'w + b 1'u: no cancellation when f is close to y
         linear = point @ (y - fitted) + correlations @ coef + intercept * point.sum()
-        def value(t):
-            return (
-                loss.conjugate_value(t * point, y, s, linear=t * linear)
-                - penalty.conjugate(correlations, t)
-            )
+        along = loss.conjugate_along(point, y, s, linear=linear)
+    conjugate = penalty.conjugate_along(correlations)
+
+    def value(t):
+        return along(t) - conjugate(t)
+
     quadratic = loss.quadratic_conjugate and penalty.quadratic_conjugate
     return _best_on_ray(value, t_max, quadratic), kkt, infeasibility
 
@@ -680,7 +694,7 @@ def _best_on_ray(value, t_max, quadratic):
                 top = min(f + slope * (t - at) for slope, at, f in lines)
                 if top > bound:
                     bound, peak = top, (t, i)
-        if bound - best <= rtol * max(max(abs(f) for f in fs), np.finfo(float).tiny):
+        if bound - best <= rtol * max(max(abs(f) for f in fs), _TINY):
             break
         t, i = peak
         k = fs.index(best)
@@ -716,7 +730,7 @@ def _leftover(M, a):
     """Largest ``|M_k'a|`` over the unit columns of M, relative to ``||a||``."""
     if M.shape[1] == 0:
         return 0.0
-    return float(np.max(np.abs(M.T @ a)) / max(np.linalg.norm(a), np.finfo(float).tiny))
+    return float(np.max(np.abs(M.T @ a)) / max(np.linalg.norm(a), _TINY))
 
 
 def _feasible_residuals(u, columns, s, fit_intercept):
@@ -740,7 +754,7 @@ def _feasible_multipliers(a, y, columns, upper, fit_intercept):
     box); with equalities, the box-constrained projection of :func:`_box_projection`,
     then the balance.
     """
-    a = np.clip(a, 0.0, upper)
+    a = a.clip(0.0, upper)  # a new array: the caller's is balanced in place below
     if columns.shape[1] == 0:
         return (_balance(a, y) if fit_intercept else a), 0.0
     M = _unit_columns(np.hstack(([y[:, None]] if fit_intercept else []) + [y[:, None] * columns]))
@@ -883,41 +897,54 @@ def svm_certificate(
         raise ValueError(f"C must be > 0; got C={C}.")
     s = _sample_weights(sample_weight, X.shape[0])
     loss = LOSSES[loss]
+    alpha = None if alpha is None else np.asarray(alpha, dtype=np.float64).ravel()
+    norms = _given_norms(X, norms)
+    return _svm_certificate(X, y, coef, intercept, C, loss, alpha, s, tolerance, norms)
+
+
+def _svm_certificate(X, y, coef, intercept, C, loss, alpha, s, tolerance, norms):
+    """:func:`svm_certificate` of validated inputs (:func:`_prepare`,
+    :func:`_check_candidate`): ``loss`` a Loss, ``alpha`` None or a float array, ``s``
+    the sample weights, ``norms`` X's column norms (None: computed). An estimator's
+    problem holds these already (:meth:`solvers._problem.Problem.certificate`)."""
+    norms = column_norms(X) if norms is None else norms
     upper = np.where(s > 0, np.inf, 0.0) if loss is SQUARED_HINGE else C * s
     # The problem divided by C: the loss plus 1/(2C) ||w||^2; its multipliers are a / C.
-    # The given dual point first; the hinge's multipliers on the margin are a bounded
-    # least-squares problem in d + 1 rows, solved only when that point does not certify.
-    # Each is tried again with the stationarity of the dominant columns restored.
-    starts = [] if alpha is None else [np.asarray(alpha, dtype=np.float64).ravel()]
-    if loss is HINGE:
-        starts += [
-            lambda band=band: _hinge_multipliers(X, y, coef, intercept, upper, band)
-            for band in _MARGIN_BANDS
-        ]
-    else:
-        starts.append(lambda: C * loss.dual_point(y, _fitted(X, coef, intercept), s))
-    points = []
-    for start in starts:
-        # Read by both points below: a bounded least squares solved once (kept in a
-        # dict: functools.cache's wrapper cost 7 us per start on a 2 ms fit).
-        solved = {}
-
-        def given(start=start, solved=solved):
-            if not solved:
-                a = start() if callable(start) else start
-                solved["a"] = _balance(np.clip(a, 0.0, upper), y)
-            return solved["a"]
-
-        def corrected(given=given):
-            a = _dominant_stationarity(X, y, coef, given(), upper)
-            return None if a is None else a / C
-
-        points += [lambda given=given: given() / C, corrected]
-    penalty = Penalty(np.broadcast_to(0.0, (X.shape[1],)), 1.0 / C)  # no L1 term: a view
+    penalty = Penalty.squared_norm(1.0 / C, X.shape[1])
+    points = _svm_dual_points(X, y, coef, intercept, C, loss, alpha, s, upper)
     return _certify(
         "svm", X, y, coef, intercept, loss, penalty, s, True, tolerance, points, factor=C,
-        norms=_given_norms(X, norms),
+        norms=norms,
     )  # fmt: skip
+
+
+def _svm_dual_points(X, y, coef, intercept, C, loss, alpha, s, upper):
+    """The 2-norm SVM's dual points (of the problem divided by C), best first.
+
+    Each start (:func:`_svm_starts`) clipped into the box ``[0, upper]`` and balanced,
+    then the same with the stationarity of the dominant columns restored
+    (:func:`_dominant_stationarity`). A generator: :func:`_certify` stops at the first
+    point that certifies, so a start after it (a bounded least squares) is never solved.
+    """
+    for start in _svm_starts(X, y, coef, intercept, C, loss, alpha, s, upper):
+        a = _balance(start.clip(0.0, upper), y)
+        yield a / C
+        corrected = _dominant_stationarity(X, y, coef, a, upper)
+        if corrected is not None:
+            yield corrected / C
+
+
+def _svm_starts(X, y, coef, intercept, C, loss, alpha, s, upper):
+    """The given dual point ``alpha``, then for the hinge the multipliers on the margin in
+    each band of :data:`_MARGIN_BANDS` (:func:`_hinge_multipliers`), for the squared
+    hinge its KKT map ``2 C s_i [1 - y_i f_i]_+``; computed one at a time."""
+    if alpha is not None:
+        yield alpha
+    if loss is HINGE:
+        for band in _MARGIN_BANDS:
+            yield _hinge_multipliers(X, y, coef, intercept, upper, band)
+    else:
+        yield C * loss.dual_point(y, _fitted(X, coef, intercept), s)
 
 
 def _dominant_stationarity(X, y, coef, a, upper):
