@@ -356,7 +356,23 @@ def _check_selection(selection, d):
 def _distortion(X, selection):
     """``||I - V'R R'V||_2`` with V the right singular vectors of X, and rank(X) (V's columns)."""
     V, _ = right_singular_vectors(X)
-    return spectral_distortion(V, selection), V.shape[1]
+    return _subspace_distortion(V, selection), V.shape[1]
+
+
+def _subspace_distortion(V, selection):
+    """``||I - V'R R'V||_2``, and at least 1 when ``R'V`` is rank-deficient to rounding.
+
+    A selection that loses a direction of the span of V (fewer features than its
+    dimension, or duplicate columns) makes ``V'R R'V`` singular: the distortion is
+    exactly 1, but its smallest eigenvalue computes as a rounding error (+-1e-18),
+    and ``1 - 1e-18`` would pass for an eps below 1 (000 Theorem 1's proof needs
+    ``V'R R'V`` invertible). The rank of ``R'V`` is NumPy's (singular values above
+    ``max(r, ell) eps sigma_max``), which resolves what the eigenvalues cannot.
+    """
+    distortion = spectral_distortion(V, selection)
+    if np.linalg.matrix_rank(selection.matrix().T @ V) < V.shape[1]:
+        return max(distortion, 1.0)
+    return distortion
 
 
 # -- the SVM margin (001) -----------------------------------------------------------
@@ -1096,7 +1112,7 @@ def rlsc_bound(X, y, q, lam, selection, eps=None, *, relative=False):
     U = np.asarray(X @ V) / s  # X = U S V'
     alpha = np.linalg.norm(coords / s, axis=1)  # alpha = U S^-1 V'q
     y_norm = np.linalg.norm(y)
-    distortion = spectral_distortion(V, selection)
+    distortion = _subspace_distortion(V, selection)
     RtV = np.zeros((X.shape[1], V.shape[1]))
     RtV[selection.indices] = V[selection.indices] * selection.scales[:, None] ** 2
     cross = np.linalg.norm(q_perp @ RtV, axis=1)  # ||q_perp' R R' V|| (000 Lemma 6)
