@@ -13,9 +13,12 @@ and the compiled CVXPY problem of the last fit do (:meth:`LinearModel._kept`).
 "Adding a model").
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from ._base import LinearModel, scattered
+from ._columns import centre_offset_columns
 from ._penalty import check_penalty_weights, l1_lam_max
 
 __all__ = ["LAM_MAX_L1_RATIO", "ProblemModel", "lam_max_estimate", "null_correlations"]
@@ -30,16 +33,22 @@ class ProblemModel(LinearModel):
 
     def _fit_problem(self, X, y, sample_weight):
         """Build the :class:`solvers._problem.Problem` of (X, y) on the features of
-        finite weight, solve it and set the fitted attributes from the answer."""
+        finite weight, solve it and set the fitted attributes from the answer.
+
+        Offset columns (a Unix timestamp) are centred first, exactly, the intercept
+        absorbing their means (:func:`solvers._columns.centre_offset_columns`): on the
+        column as it comes, no dual point's ``X_j'Ya`` keeps its digits."""
         weights = check_penalty_weights(self.weights, X.shape[1])
         problem, kept = self._penalised_problem(
             X, y, sample_weight, weights, l1_ratio=float(getattr(self, "l1_ratio", 1.0))
         )
+        centred, shift = centre_offset_columns(problem.X)
+        problem = replace(problem, X=centred)
         lam_max = lam_max_estimate(problem)
         hardness = np.log(lam_max / problem.lam) if lam_max > 0 else 0.0
         answer = self._solve(problem, hardness)
         self.coef_ = scattered(answer.coef, kept, X.shape[1])
-        self.intercept_ = float(answer.intercept)
+        self.intercept_ = float(answer.intercept - shift @ answer.coef)
         self.objective_ = problem.objective(answer)
 
 
