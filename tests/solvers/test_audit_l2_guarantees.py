@@ -45,3 +45,44 @@ def test_every_feature_is_still_certified():
     X, y = _rank3(24, 12, 40)
     report = rlsc_bound(X, y, X[:3], 1.0, Selection(np.arange(40), np.ones(40), 40))
     assert report.holds and report.eps < 1e-12
+
+
+# -- the margin with a Unix timestamp column ----------------------------------------
+
+
+def _with_timestamp(seed):
+    rng = np.random.default_rng(seed)
+    x0 = rng.standard_normal(30)
+    y = np.where(x0 + 0.1 * rng.standard_normal(30) > 0, 1, -1)
+    return np.column_stack([x0, 1.7e9 + rng.uniform(0, 1e3, 30)]), y
+
+
+def _margin_objective(X, y, C=None):
+    """By CLARABEL on the centred data (the free b absorbs the means): the hard margin's
+    min 1/2 ||w||^2 s.t. y_i (x_i'w + b) >= 1 (inf when infeasible), or with C the
+    soft margin's min 1/2 ||w||^2 + C sum_i [1 - y_i (x_i'w + b)]_+."""
+    import cvxpy as cp
+
+    Xc = X - X.mean(axis=0)
+    w, b = cp.Variable(X.shape[1]), cp.Variable()
+    margins = cp.multiply(y, Xc @ w + b)
+    if C is None:
+        problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w)), [margins >= 1])
+    else:
+        problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * cp.sum(cp.pos(1 - margins))))
+    problem.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
+    return problem.value if problem.status == "optimal" else np.inf
+
+
+@pytest.mark.parametrize("seed", [1, 7, 18, 20, 26])
+def test_margin_with_a_timestamp_column_matches_cvxpy(seed):
+    """The separability LP once stopped with a HiGHS solve error (SolverError) on these
+    draws; the margin does not depend on a column's offset (the intercept is free)."""
+    from solvers.guarantees import margin
+
+    X, y = _with_timestamp(seed)
+    hard = _margin_objective(X, y.astype(float))
+    m = margin(X, y)
+    assert m.form == ("hard" if np.isfinite(hard) else "soft")
+    reference = hard if np.isfinite(hard) else _margin_objective(X, y.astype(float), C=1.0)
+    np.testing.assert_allclose(m.objective, reference, rtol=1e-5)
