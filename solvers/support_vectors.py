@@ -25,6 +25,11 @@ def _support_vector_selection(selector, X, y):
     # vectors of any of them (Theorem 1 then holds for each binary problem).
     targets = [y] if classes.size == 2 else [y == c for c in classes]
     selector.svms_ = [clone(svm).fit(X, t) for t in targets]
+    if not hasattr(selector.svms_[0], "support_"):
+        raise ValueError(
+            f"svm={svm!r} sets no support_ when fitted: it has no support vectors to select "
+            "on. Give an SVM (SVMDual, L2SVM, L1SVM, SVM2, or any classifier setting support_)."
+        )
     sv = np.unique(np.concatenate([np.asarray(m.support_) for m in selector.svms_]))
     if sv.size == 0:
         raise ValueError("the SVM found no support vectors; there is nothing to select on.")
@@ -49,7 +54,8 @@ class SupportVectorSelector(_BaseSelector):
         Fitted (a clone) on ``(X[support], y[support])``; None means
         ``sparsify.BSSSelector()``.
     svm : classifier with ``support_``, default=None
-        Any estimator of this package (they all set ``support_``); None means
+        Any SVM of this package (SVMDual, L2SVM, L1SVM, SVM2 and their variants set
+        ``support_``; RLSC and the regressors do not: a ValueError); None means
         ``SVMDual(C=1.0)``.
 
     Attributes
@@ -114,8 +120,8 @@ class SupportVectorSelector(_BaseSelector):
         Raises
         ------
         ValueError
-            y is None or holds fewer than two classes, or the SVM found no support
-            vectors.
+            y is None or holds fewer than two classes, the svm sets no ``support_``, or
+            the SVM found no support vectors.
         """
         if y is None:
             raise ValueError(
