@@ -202,7 +202,7 @@ class Penalty:
         #: No L1 term and no excluded feature: the squared 2-norm alone (the 2-norm SVMs,
         #: ridge), whose value, conjugate and KKT conditions need no feature-sized
         #: temporaries but the correlations' own.
-        self.l2_only = self.l2 > 0 and not np.any(self.l1)
+        self.l2_only = self.l2 > 0 and not self.l1.any()
 
     @classmethod
     def elastic_net(cls, lam, weights, l1_ratio=1.0):
