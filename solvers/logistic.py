@@ -19,7 +19,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils import check_X_y
 from sklearn.utils._param_validation import Interval
 
-from sparsify.utils import signed_labels
+from sparsify.utils import column_norms, signed_labels
 
 from ._base import (
     BACKEND_CONSTRAINTS,
@@ -40,6 +40,8 @@ from .path._path import _LinearClassifierAt
 __all__ = ["SparseLogisticRegression", "SparseLogisticRegressionCV"]
 
 _L1_RATIO = [Interval(Real, 0, 1, closed="both")]
+#: A correlation within this fraction of its bound is rounding (`_lam_max`).
+_ROUNDING = 64 * np.finfo(float).eps
 
 
 def _lam_max(X, y, weights, l1_ratio, s):
@@ -48,6 +50,9 @@ def _lam_max(X, y, weights, l1_ratio, s):
     ``max_j |X_j'Ya| / (l1_ratio W_j)`` at the fit of the unpenalised features alone (the
     constant model when there are none), exact for ``l1_ratio = 1``; with unpenalised
     features and a 2-norm part, their fit depends on lam, and the fit without it is used.
+    When the unpenalised features separate the classes that fit has no optimum: ``a``
+    tends to 0 (1e-300 where the fit stops) and lam_max is 0; a correlation below
+    rounding of its bound ``||X_j|| ||s||`` counts as 0.
     """
     free = np.isfinite(weights) & (weights == 0)
     if np.any(free):
@@ -57,6 +62,8 @@ def _lam_max(X, y, weights, l1_ratio, s):
         fit = logistic_prox_newton(X, y, 1.0, only_free, sample_weight=s)
         fitted = np.asarray(X @ fit.coef).ravel() + fit.intercept
         correlations = np.asarray(X.T @ (y * LOGISTIC.dual_point(y, fitted, s))).ravel()
+        bound = column_norms(X) * np.linalg.norm(np.ones(y.size) if s is None else s)
+        correlations[np.abs(correlations) <= _ROUNDING * bound] = 0.0
     else:
         correlations = null_correlations(LOGISTIC, X, y, s)
     return l1_lam_max(correlations, weights) / max(l1_ratio, LAM_MAX_L1_RATIO)

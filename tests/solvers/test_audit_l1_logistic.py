@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from solvers import SparseLogisticRegression
+from solvers import SparseLogisticRegression, SparseLogisticRegressionCV
 
 TIGHT = {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11}
 
@@ -79,3 +79,24 @@ def test_unpenalised_features_that_nearly_separate_the_classes(lam):
     weights = np.ones(8)
     weights[[0, 3]] = 0.0
     check(X, y, lam, weights, 1.0, "dense")
+
+
+@pytest.mark.parametrize("free", [[3], [0, 3]])
+def test_unpenalised_features_that_separate_the_classes(free):
+    """The labels are the sign of feature 3, unpenalised: the loss has infimum 0 and no
+    minimiser, so every penalised coefficient is 0 at every lam (lam_max = 0). The fit of
+    the free features stopped at a ~ 1e-300, lam_max came out as 6e-304, and the CV grid
+    down from it (lams of 1e-308) ended in a LinAlgError ("Array must not contain infs or
+    NaNs")."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 8))
+    y = np.where(X[:, 3] > 0, 1, -1)
+    weights = np.ones(8)
+    weights[free] = 0.0
+    assert SparseLogisticRegression.lam_max(X, y, weights) == 0.0
+    assert SparseLogisticRegression.lam_max(sp.csr_matrix(X), y, weights) == 0.0
+    model = SparseLogisticRegressionCV(weights=weights, cv=3).fit(X, y)
+    assert model.certificate_.holds
+    assert np.all(np.delete(model.coef_[0], free) == 0)
+    assert model.objective_ <= 1e-12  # the infimum, 0: separable data
+    assert np.all(model.predict(X) == y)
