@@ -35,7 +35,7 @@ from .._chain import Outcome
 from .._columns import large_columns
 from .._fingerprint import fingerprint
 from .._problem import Answer
-from ._answers import certified
+from ._answers import certified, polish
 from ._working_sets import many_features, on_features, on_samples
 
 __all__ = ["c_plans", "large_column_scale", "row_squares", "run"]
@@ -255,6 +255,40 @@ def large_column_scale(norms):
     return scale
 
 
+def _hard_margin_polish(problem, answer, certificate):
+    """A hinge answer whose multipliers all lie far below their boxes, made exact.
+
+    On separable data at a huge C (the hard margin) the multipliers are of the order of
+    ``||w||^2``, not of C, and a margin short of 1 by the backend's tolerance costs C
+    times that shortfall: at C = 1e8 with a column of spread 300 every backend's answer
+    failed its certificate. With no multiplier near its box the solution is the same
+    at ``C' = 2 max_i a_i / s_i``, and two candidates are certified at C, the better
+    kept: the polish at C' (:func:`solvers.backends._answers.polish`, which at C would
+    count a multiplier as free only above 1e-6 C), and each of it and the answer
+    divided by its smallest margin m when ``0 < m < 1``: ``(w/m, b/m)`` meets every
+    margin constraint at ``1/m^2`` times ``||w||^2 / 2``.
+    """
+    s = problem.sample_weights()
+    ratios = np.divide(answer.dual, s, out=np.zeros_like(answer.dual), where=s > 0)
+    top = float(ratios.max(initial=0.0))
+    if not 0.0 < top < 0.5 * problem.C:
+        return certificate, answer
+    best = (certificate, answer)
+    for candidate in (polish(replace(problem, lam=0.5 / top), answer), answer):
+        if candidate is None:
+            continue
+        smallest = float(np.min((problem.y * problem.fitted(candidate))[s > 0]))
+        if 0.0 < smallest < 1.0:
+            candidate = replace(
+                candidate, coef=candidate.coef / smallest,
+                intercept=candidate.intercept / smallest, value=None,
+            )  # fmt: skip
+        again = problem.certificate(candidate)
+        if again.relative_gap < best[0].relative_gap:
+            best = (again, candidate)
+    return best
+
+
 def _svm(problem, solve, state):
     """A 2-norm SVM with the dominant columns and an extreme C scaled out.
 
@@ -290,6 +324,8 @@ def _svm(problem, solve, state):
             continue  # a multiplier at the smaller bound: not the solution at C
         answer = Answer(math.sqrt(scale) * found.coef, found.intercept, scale * found.dual)
         certificate, answer = certified(problem, answer)
+        if not (certificate.holds or squared):
+            certificate, answer = _hard_margin_polish(problem, answer, certificate)
         if certificate.holds:
             outcome.answer = answer
             break

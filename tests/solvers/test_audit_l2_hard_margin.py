@@ -1,0 +1,46 @@
+"""The 2-norm SVMs at C = 1e8 on separable data with a column of spread 300.
+
+At such a C the solution is the hard margin, whose multipliers (about 1e2) are far
+below the box C. The polish of a backend's answer (:func:`solvers._polish.refit_svm_dual`)
+once counted a multiplier as nonzero only above 1e-6 C = 1e2, found no free support
+vector, and every backend's answer failed its certificate (SolverError). The
+reference is the hard-margin QP ``min 1/2 ||w||^2 s.t. y_i (x_i'w + b) >= 1`` solved
+by CLARABEL, and the primal objective recomputed in NumPy at the returned (w, b).
+"""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from solvers import L2SVM, SVMDual
+
+
+def _data():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 6))
+    y = np.where(X @ rng.standard_normal(6) + 0.5 * rng.standard_normal(40) > 0, 1, 0)
+    spread = 1e3 * np.random.default_rng(5).uniform(0, 1, 40)
+    X[:, 1] = spread - spread.mean()  # a column of spread 300 beside unit ones
+    return X, y
+
+
+def _hard_margin(X, signs):
+    w, b = cp.Variable(X.shape[1]), cp.Variable()
+    problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w)), [cp.multiply(signs, X @ w + b) >= 1])
+    problem.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
+    assert problem.status == "optimal"  # separable
+    return problem.value
+
+
+@pytest.mark.parametrize("make", [lambda C: SVMDual(C=C), lambda C: L2SVM(C=C)])
+def test_hard_margin_at_a_huge_C_is_certified_and_matches_cvxpy(make):
+    X, y = _data()
+    signs = np.where(y == 1, 1.0, -1.0)
+    C = 1e8
+    reference = _hard_margin(X, signs)
+    clf = make(C).fit(X, y)
+    w, b = clf.coef_[0], clf.intercept_[0]
+    primal = 0.5 * w @ w + C * np.maximum(0.0, 1.0 - signs * (X @ w + b)).sum()
+    assert clf.certificate_.holds
+    np.testing.assert_allclose(primal, reference, rtol=1e-6)
+    np.testing.assert_allclose(clf.objective_, reference, rtol=1e-6)
