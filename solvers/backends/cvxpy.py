@@ -239,15 +239,24 @@ def c_plans(squares, C, *, hinge, sample_weight=None):
     return plans
 
 
-def large_column_scale(norms):
+def large_column_scale(norms, dominant=None):
     """Column scales t bringing the large columns to the typical norm, or None.
 
     For :func:`solvers.formulations.svm_primal`'s ``column_scale``: a column whose norm
     exceeds 1e3 times the median norm of the nonzero columns
     (:func:`solvers._columns.large_columns`) is scaled to that median; the others keep
-    ``t_j = 1``. None when no column is that large.
+    ``t_j = 1``. When none is, the ``dominant`` columns given (whose squares dwarf the
+    others' sum, :func:`solvers._ridge_closed_form.dominant_columns`) are scaled to the
+    median norm of the other nonzero columns: with half the columns large (a column at
+    1e6 beside one unit column) the median is no typical norm. None when no column is
+    large or dominant.
     """
     large, typical = large_columns(norms)
+    if large.size == 0 and dominant is not None and dominant.size:
+        others = np.delete(norms, dominant)
+        others = others[others > 0]
+        if others.size:
+            large, typical = dominant, float(np.median(others))
     if large.size == 0:
         return None
     scale = np.ones(norms.size)
@@ -301,7 +310,7 @@ def _svm(problem, solve, state):
     X, C = problem.X, problem.C
     norms = column_norms(X)
     dominant = dominant_columns(X, squares=norms * norms)
-    column_scale = large_column_scale(norms) if dominant.size else None
+    column_scale = large_column_scale(norms, dominant) if dominant.size else None
     if column_scale is None:
         seen = row_squares(X)
     elif sp.issparse(X):

@@ -44,3 +44,33 @@ def test_hard_margin_at_a_huge_C_is_certified_and_matches_cvxpy(make):
     assert clf.certificate_.holds
     np.testing.assert_allclose(primal, reference, rtol=1e-6)
     np.testing.assert_allclose(clf.objective_, reference, rtol=1e-6)
+
+
+def _two_columns():
+    """A unit column and one at 1e6: the median of two norms is no typical norm."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 8))
+    y = np.where(X[:, 0] + 0.1 * rng.standard_normal(30) > 0, 1, -1)
+    return np.column_stack([X[:, 0], 1e6 * X[:, 1]]), y
+
+
+@pytest.mark.parametrize("make", [lambda C: SVMDual(C=C), lambda C: L2SVM(C=C)])
+def test_a_column_at_1e6_beside_one_unit_column_is_certified(make):
+    """The column at 1e6 dwarfs the other but is not 1e3 times the median of the two
+    norms: it was not rescaled, and every backend's answer failed its certificate
+    (relative gap 1.7e-2, SolverError)."""
+    X, y = _two_columns()
+    C = 638.0  # above every multiplier of the hard margin (what guarantees.margin picks)
+    norms = np.linalg.norm(X, axis=0)
+    v, b = cp.Variable(2), cp.Variable()
+    reference = cp.Problem(
+        cp.Minimize(0.5 * cp.sum_squares(cp.multiply(1 / norms, v))
+                    + C * cp.sum(cp.pos(1 - cp.multiply(y, (X / norms) @ v + b))))
+    )
+    reference.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
+    clf = make(C).fit(X, y)
+    w, b0 = clf.coef_[0], clf.intercept_[0]
+    primal = 0.5 * w @ w + C * np.maximum(0.0, 1.0 - y * (X @ w + b0)).sum()
+    assert clf.certificate_.holds
+    assert primal <= reference.value * (1 + 1e-6)
+    np.testing.assert_allclose(clf.objective_, reference.value, rtol=1e-6)
