@@ -24,6 +24,8 @@ penalties (``1/2 ||w||^2`` of the SVMs, ``lam ||w||^2`` of ridge regression) nee
 such machinery: their dual map is ``w = X'v``.
 """
 
+from functools import cached_property
+
 import numpy as np
 from numba import njit
 
@@ -222,7 +224,7 @@ class Penalty:
         """``l2/2 ||w||^2`` alone (the 2-norm SVMs), ``l1`` a read-only view of zeros.
 
         Built on an empty ``l1`` (``l2_only`` is then ``l2 > 0``, as for zeros), which
-        skips the constructor's scan of the zeros: 2.8 us of a 40 us certificate.
+        skips the constructor's scan of the zeros (2.8 us of a 55 us certificate, 200 x 2990).
         """
         penalty = cls(np.zeros(0), l2)
         penalty.l1 = np.broadcast_to(0.0, (n_features,))
@@ -234,9 +236,10 @@ class Penalty:
         no L1 term (``t^2 ||c||^2 / (2 l2)``)."""
         return self.l2 == 0 or self.l2_only or not np.any(np.isfinite(self.l1) & (self.l1 > 0))
 
-    @property
+    @cached_property
     def excluded(self):
-        """Mask of the features whose coefficient is fixed at 0."""
+        """Mask of the features whose coefficient is fixed at 0 (computed once: the value,
+        the equalities and the conjugate each read it)."""
         return np.isinf(self.l1)
 
     def value(self, coef):

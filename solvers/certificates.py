@@ -97,7 +97,7 @@ _ROUNDING_ULPS = 4
 _PROJECTION_ROUNDS = 50
 # The equalities of a feasible dual point hold to this (relative, unit columns): rounding.
 _FEASIBLE_RTOL = 1e-10
-# The smallest normal float64, a floor of divisors (np.finfo's call cost 1 us a certificate).
+# The smallest normal float64, a floor of divisors.
 _TINY = np.finfo(float).tiny
 
 
@@ -620,7 +620,7 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
     also the KKT violation at the feasible point (before its scaling) and the
     equalities' leftover."""
     direction = y if loss.labels else np.ones_like(y)
-    equalities = penalty.equalities(norms, _norm(point))
+    equalities = penalty.equalities(norms, float(np.linalg.norm(point)))
     if equalities.size:
         columns = X[:, equalities]
         columns = columns.toarray() if sp.issparse(columns) else np.asarray(columns)
@@ -633,7 +633,7 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
     else:
         point, infeasibility = _feasible_residuals(point, columns, s, fit_intercept)
     correlations = _correlations(X, direction * point)
-    kkt = penalty.kkt_violation(correlations, coef, norms, _norm(point))
+    kkt = penalty.kkt_violation(correlations, coef, norms, float(np.linalg.norm(point)))
     t_max = penalty.dual_scaling(correlations, equalities)
     if loss.labels:
         along = loss.conjugate_along(point, y, s)
@@ -647,12 +647,6 @@ def _dual_value(X, y, coef, intercept, fitted, loss, penalty, s, fit_intercept, 
 
     quadratic = loss.quadratic_conjugate and penalty.quadratic_conjugate
     return _best_on_ray(value, t_max, quadratic), kkt, infeasibility
-
-
-def _norm(v):
-    """``||v||`` of a float vector: ``np.linalg.norm``'s own formula, ``sqrt(v'v)``, without
-    its checks of the argument (1 us a call)."""
-    return math.sqrt(v @ v)
 
 
 def _best_on_ray(value, t_max, quadratic):
@@ -760,7 +754,7 @@ def _feasible_multipliers(a, y, columns, upper, fit_intercept):
     box); with equalities, the box-constrained projection of :func:`_box_projection`,
     then the balance.
     """
-    a = a.clip(0.0, upper)  # a new array: the caller's is balanced in place below
+    a = a.clip(0.0, upper)  # a new array (np.clip's wrapper cost 0.6 us more a call)
     if columns.shape[1] == 0:
         return (_balance(a, y) if fit_intercept else a), 0.0
     M = _unit_columns(np.hstack(([y[:, None]] if fit_intercept else []) + [y[:, None] * columns]))
