@@ -259,15 +259,23 @@ def _n_trials(selector, ell, d, formula):
     r = formula(selector.epsilon, ell)
     if r > d:
         warnings.warn(
-            f"epsilon={selector.epsilon} asks for r={r} (ell={ell}), the r of the guarantee, "
-            f"which exceeds the number of features d={d}: every feature is kept, unscaled "
-            "(R = I, distortion 0). Use a larger epsilon, n_features for a given number, or a "
-            "smaller k (the top-k right singular subspace; 003 sec. 6 uses k=10 on text).",
+            f"epsilon={selector.epsilon} asks for r={_digits(r)} (ell={ell}), the r of the "
+            f"guarantee, which exceeds the number of features d={d}: every feature is kept, "
+            "unscaled (R = I, distortion 0). Use a larger epsilon, n_features for a given "
+            "number, or a smaller k (the top-k right singular subspace; 003 sec. 6 uses k=10 "
+            "on text).",
             UserWarning,
             stacklevel=5,
         )
         return None
     return r
+
+
+def _digits(r):
+    """An integer as written in full up to 15 digits, else as ``1.23e+45`` (r may have
+    hundreds of digits: `sparsify.theory` divides by epsilon^2 exactly)."""
+    text = str(r)
+    return text if len(text) <= 15 else f"{text[0]}.{text[1:3]}e+{len(text) - 1}"
 
 
 def _every_feature(d):

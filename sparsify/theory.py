@@ -5,6 +5,7 @@ instead of ``n_features``.
 """
 
 import math
+from fractions import Fraction
 from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, validate_params
@@ -13,6 +14,17 @@ __all__ = ["bss_features", "leverage_features"]
 
 _EPSILON = [Interval(Real, 0, 1, closed="neither")]
 _RANK = [Interval(Integral, 1, None, closed="left")]
+
+
+def _over_square(numerator, epsilon):
+    """``ceil(numerator / epsilon^2)``: in floats (36 * 60 / 0.3**2 is 24000), exactly
+    (``fractions``) where the float square underflows to 0 (epsilon below 1.5e-154) or
+    the quotient overflows: at epsilon = 1e-300, r is an integer of 600 digits."""
+    square = epsilon * epsilon
+    value = numerator / square if square > 0 else math.inf
+    if math.isfinite(value):
+        return math.ceil(value)
+    return math.ceil(Fraction(numerator) / Fraction(epsilon) ** 2)
 
 
 @validate_params({"epsilon": _EPSILON, "rank": _RANK}, prefer_skip_nested_validation=True)
@@ -56,7 +68,7 @@ def bss_features(epsilon, rank):
     >>> r, bool(3 * np.sqrt(2 / r) <= 0.5 / 2)
     (288, True)
     """
-    return max(math.ceil(36 * rank / epsilon**2), rank + 1)
+    return max(_over_square(36 * rank, epsilon), rank + 1)
 
 
 @validate_params(
@@ -106,5 +118,5 @@ def leverage_features(epsilon, rank, delta=0.01):
     >>> r == math.ceil(36 * 2 / 0.5**2 * math.log(2 / (0.5**2 * math.sqrt(0.01))))
     True
     """
-    log_term = max(1.0, math.log(rank / (epsilon**2 * math.sqrt(delta))))
-    return math.ceil(36 * rank / epsilon**2 * log_term)
+    log_term = max(1.0, math.log(rank) - 2.0 * math.log(epsilon) - 0.5 * math.log(delta))
+    return _over_square(36 * rank * log_term, epsilon)

@@ -62,3 +62,22 @@ def test_epsilon_within_d_still_runs_bss():
     eig, ell = _lemma_1_eigenvalues(X, selector.selection_, 2)
     lower, upper = bss_bounds(ell, 89)
     assert lower <= eig.min() and eig.max() <= upper
+
+
+@pytest.mark.parametrize("epsilon", [1e-160, 1e-300, 5e-324])
+def test_theorem_r_at_an_epsilon_whose_square_underflows(epsilon):
+    """``epsilon**2`` is 0 in float64 below 1.5e-154: r was a ZeroDivisionError. The
+    reference is the formula in exact rational arithmetic."""
+    from fractions import Fraction
+
+    from sparsify.theory import leverage_features
+
+    exact = Fraction(36 * 3) / Fraction(epsilon) ** 2
+    assert bss_features(epsilon, 3) == -(-exact.numerator // exact.denominator)
+    r = leverage_features(epsilon, 3)
+    assert r >= 36 * 3 * Fraction(1) / Fraction(epsilon) ** 2  # the log factor is >= 1
+    X = np.random.default_rng(0).standard_normal((10, 6))
+    for selector in (BSSSelector(epsilon=epsilon), LeverageSelector(epsilon=epsilon)):
+        with pytest.warns(UserWarning, match=r"asks for r=\d\.\d\de\+\d+ "):
+            assert selector.fit(X).selection_.n_selected == 6
+
