@@ -7,8 +7,12 @@ X~ and map their coefficients back with ``b = c / w``. Weights follow the one
 convention of the package (``solvers._penalty``): a weight of ``+inf`` removes a
 feature (its column becomes zero), which is what RS weights ``W = 1 / V`` give a
 feature never selected (004 Algorithm 1); a weight of 0 leaves the feature
-unpenalised: its column is kept as it is (scale 1) and `PathProblem.unpenalized`
-lists it, for the algorithm to keep it in every model, like the intercept.
+unpenalised: `PathProblem.unpenalized` lists it, for the algorithm to keep it in
+every model, like the intercept; its column is kept as it is unless its norm is
+1e3 times above or below the penalised ones' median, to which it is then scaled
+(`_free_scales`; exact, its coefficient absorbs the factor), so that a free column at
+1e12 or 1e-12 beside unit ones does not set the unit of every tolerance (the 1-norm
+SVM's path divides X by its largest entry, and HiGHS reads a row of 1e-12 as zero).
 
 Sample weights ``s_i >= 0`` multiply each sample's loss; a sample of weight 0 counts
 for nothing and its row is dropped. For the squared losses (the lasso, SVM2)
@@ -28,7 +32,7 @@ import scipy.sparse as sp
 
 from sparsify.utils import check_X, column_norms, signed_labels
 
-from .._columns import centre_offset_columns
+from .._columns import LARGE_RATIO, centre_offset_columns
 from .._penalty import check_penalty_weights
 from ..certificates import _optional_sample_weights
 
@@ -40,7 +44,7 @@ class PathProblem:
     X: np.ndarray | sp.csc_matrix  # columns divided by the weights; CSC when sparse
     y: np.ndarray  # targets, or labels mapped to -1.0/+1.0
     weights: np.ndarray  # each >= 0 or +inf
-    unpenalized: np.ndarray  # indices of the features with weight 0 (columns unscaled)
+    unpenalized: np.ndarray  # indices of the features with weight 0
     classes: np.ndarray | None  # the original labels of -1 and +1 (classifiers)
     lam_min: float
     max_features: int
@@ -50,6 +54,7 @@ class PathProblem:
     y_offset: float = 0.0  # the mean taken off a regression target (the intercept is free)
     sample_weight: np.ndarray | None = None  # s_i > 0, or None
     row_scale: np.ndarray | None = None  # sqrt(s) where the rows were scaled, or None
+    scales: np.ndarray | None = None  # X's columns were multiplied by these (None: 1 / weights)
 
     @cached_property
     def intercept_column(self):
@@ -92,13 +97,17 @@ class PathProblem:
             return np.asarray(abs(self.X).sum(axis=0)).ravel()
         return np.linalg.norm(self.X, ord=1, axis=0)
 
+    @cached_property
+    def _scales(self):
+        return _column_scales(self.weights) if self.scales is None else self.scales
+
     def unscale(self, coefs):
         """Coefficients of the caller's problem from those of the rescaled one."""
-        return coefs * _column_scales(self.weights)
+        return coefs * self._scales
 
     def feature_scales(self, features):
         """The factors of `unscale` of ``features`` alone (no array of n_features)."""
-        return _column_scales(self.weights[features])
+        return self._scales[features]
 
     def uncentre(self, intercepts, coefs):
         """Intercepts of the caller's problem: ``b = b_c + ybar - m'w`` for the centred
@@ -153,6 +162,9 @@ def check_path_inputs(
     scale = _column_scales(weights)
     # Offset columns (a Unix timestamp) are centred: exact, the intercept absorbs it.
     X, shift = centre_offset_columns(X)
+    free = np.flatnonzero(weights == 0)
+    if free.size:
+        scale[free] = _free_scales(X, scale, free)
     if sp.issparse(X):
         # A new CSC matrix with its own arrays: the caller's are never touched, and the
         # weights scale it in place (one copy of X, not a product and its conversion).
@@ -180,6 +192,7 @@ def check_path_inputs(
         y_offset=y_offset,
         sample_weight=s,
         row_scale=root,
+        scales=scale,
     )
 
 
@@ -206,6 +219,22 @@ def _column_scales(weights):
     """``1 / w_j``, with 0 for an excluded feature (+inf) and 1 for an unpenalised one (0)."""
     with np.errstate(divide="ignore"):
         return np.where(np.isinf(weights), 0.0, np.where(weights == 0, 1.0, 1.0 / weights))
+
+
+def _free_scales(X, scales, free):
+    """The factors of the unpenalised columns ``free``: 1, but a column whose norm is
+    more than `LARGE_RATIO` times above or below the median norm of the penalised
+    columns times their ``scales`` (the columns of unit weight) is scaled to that median."""
+    norms = column_norms(X)
+    penalised = norms * scales
+    penalised[free] = 0.0
+    sizes = penalised[penalised > 0]
+    own = norms[free]
+    if sizes.size == 0:
+        return np.ones(free.size)
+    target = float(np.median(sizes))
+    far = (own > 0) & ((own > LARGE_RATIO * target) | (own * LARGE_RATIO < target))
+    return np.where(far, target / np.where(far, own, 1.0), 1.0)
 
 
 def _check_lam_min(lam_min):

@@ -1,5 +1,6 @@
 """lam_max and the exact paths on inputs found by the L1 audit: three samples, sample
-weights spanning ten decades (one of them 0), and an unpenalised feature.
+weights spanning ten decades (one of them 0), and an unpenalised feature; an
+unpenalised column at 1e12 or 1e-12 beside unit columns (the 1-norm SVM's path).
 
 lam_max is the largest ``|X_j' g| / W_j`` over the penalised features, g the gradient of
 the loss in the fit at the optimum of the intercept and the unpenalised features alone;
@@ -7,11 +8,16 @@ that optimum is computed here, by ``numpy.linalg.lstsq`` on the rows scaled by
 ``sqrt(s_i)`` (the lasso) and by CVXPY/Clarabel (SVM2's squared hinge).
 """
 
+import warnings
+
 import cvxpy as cp
 import numpy as np
 import pytest
+from scipy.optimize import linprog
 
-from solvers import SVM2, WeightedLasso
+from solvers import L1SVM, SVM2, WeightedLasso
+from solvers.exceptions import PathWarning
+from solvers.path import l1_svm_path
 
 X = np.array(
     [
@@ -67,3 +73,51 @@ def test_lam_max_with_sample_weights_over_ten_decades(model, y, reference, s):
     assert lam_max == pytest.approx(expected, rel=1e-6, abs=1e-9 * np.abs(y * np.sqrt(s)).max())
     coef = model(lam=1.01 * max(lam_max, 1e-6), weights=WEIGHTS).fit(X, y, sample_weight=s).coef_
     assert np.all(np.ravel(coef)[1:] == 0)
+
+
+def _hinge_lp(X, y, lam, weights):
+    """The 1-norm SVM's optimal objective by ``scipy.optimize.linprog`` (HiGHS) on the LP
+    ``min 1'xi + lam W'(p + q)`` s.t. ``xi >= 1 - y (X (p - q) + b)``, ``xi, p, q >= 0``,
+    on the features of finite weight, columns scaled to unit norm (exact: the
+    coefficients absorb the factors)."""
+    kept = np.isfinite(weights)
+    norms = np.linalg.norm(X[:, kept], axis=0)
+    Z, W = X[:, kept] / norms, weights[kept] / norms
+    n, d = Z.shape
+    YZ = y[:, None] * Z
+    cost = np.concatenate([lam * W, lam * W, [0.0, 0.0], np.ones(n)])
+    A = np.hstack([-YZ, YZ, -y[:, None], y[:, None], -np.eye(n)])
+    result = linprog(cost, A_ub=A, b_ub=-np.ones(n), bounds=(0, None), method="highs")
+    assert result.status == 0
+    return result.fun
+
+
+@pytest.mark.parametrize("size", [1e12, 1e-12])
+def test_l1_svm_path_with_an_unpenalised_column_at_an_extreme_scale(size):
+    """Column 0, unpenalised, at 1e12 (or 1e-12) beside unit columns. The path divided X
+    by its largest entry (the other columns then at 1e-12), or HiGHS read the free
+    column's row of 1e-12 as zero: its start was wrong, it stopped at once with lam_max
+    = 0 (a PathWarning), and ``L1SVM.lam_max`` returned 0."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 8))
+    X[:, 0] *= size
+    signal = X[:, 1] + X[:, 3]
+    rng.standard_normal(40)
+    y = np.where(signal + 0.7 * rng.standard_normal(40) > 0, 1.0, -1.0)
+    weights = np.ones(8)
+    weights[[0, 3]] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PathWarning)
+        path = l1_svm_path(X, y, weights)
+    lam_max = L1SVM.lam_max(X, y, weights)
+    assert lam_max == path.lams[0] > 0
+    free_only = _hinge_lp(X, y, 1.0, np.where(weights == 0, 0.0, np.inf))
+    assert _hinge_lp(X, y, 1.001 * lam_max, weights) == pytest.approx(free_only, rel=1e-9)
+    assert _hinge_lp(X, y, 0.99 * lam_max, weights) < free_only * (1 - 1e-6)
+    for lam in (1e-3, path.lams[len(path.lams) // 2], 0.5 * lam_max):
+        coef, intercept = path.at(lam)
+        ours = (
+            np.maximum(0, 1 - y * (X @ coef + intercept)).sum()
+            + lam * np.abs(coef[weights > 0]).sum()
+        )
+        assert ours <= _hinge_lp(X, y, lam, weights) * (1 + 1e-9) + 1e-12
