@@ -46,7 +46,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from sparsify import Selection, spectral_distortion
-from sparsify.theory import bss_features, leverage_features
+from sparsify.theory import _digits, _over_square, bss_features, leverage_features
 from sparsify.utils import (
     check_orthonormal,
     check_X,
@@ -695,12 +695,14 @@ def _fix_hint(theorem, rank, d, eps):
 def _beyond_d(theorem, rank, d, eps, r):
     """Why a theorem whose r exceeds d certifies nothing short of keeping every feature."""
     return (
-        f"{theorem} asks for r = 36 rank / eps^2 = 36 * {rank} / {eps:.3g}^2 = {r} features "
+        f"{theorem} asks for r = 36 rank / eps^2 = 36 * {rank} / {eps:.3g}^2 = {_digits(r)} "
+        "features "
         f"at eps = {eps:.3g}, more than the d = {d} features of X: BSS at that r keeps "
         "every feature, and a smaller selection passes only if its distortion of all "
         f"{rank} directions of the row space happens to be small, which on text takes "
         f"most of the vocabulary. The theorem says something for d well above "
-        f"36 rank / eps^2 ({math.ceil(36 / eps**2)} rank at eps = {eps:.3g}). " + _measure_instead()
+        f"36 rank / eps^2 ({_digits(_over_square(36, eps))} rank at eps = {eps:.3g}). "
+        + _measure_instead()
     )
 
 
@@ -1423,14 +1425,14 @@ def required_features(eps, theorem, ell=None, *, X=None, y=None, C=None, delta=0
         r = bss_features(eps, ell)
     elif key == "001 Lemma 2":
         r = leverage_features(eps, ell, delta)
-    elif key == "000 Lemma 1":
-        r = max(math.ceil(ell / (math.sqrt(1.0 + eps) - 1.0) ** 2), ell + 1)
+    elif key == "000 Lemma 1":  # sqrt(1 + eps) - 1 = eps / (sqrt(1 + eps) + 1): no cancellation
+        r = max(_over_square(ell * (math.sqrt(1.0 + eps) + 1.0) ** 2, eps), ell + 1)
     else:
-        r = max(math.ceil(9 * ell / eps**2), ell + 1)
+        r = max(_over_square(9 * ell, eps), ell + 1)
     if X is not None and r > X.shape[1]:
         warnings.warn(
-            f"{key} asks for r = {r} features at eps = {eps:g} (ell = {ell}), more than the "
-            f"d = {X.shape[1]} features of X: the theorem certifies nothing short of "
+            f"{key} asks for r = {_digits(r)} features at eps = {eps:g} (ell = {ell}), more "
+            f"than the d = {X.shape[1]} features of X: the theorem certifies nothing short of "
             "keeping every feature on data of this shape (as on text, where a few hundred "
             "documents have a few thousand words); it says something for d well above r. "
             + _measure_instead()

@@ -40,7 +40,7 @@ from .rrqr import rrqr
 from .sampling import SAMPLING_CONSTRAINTS, sample_features
 from .scores import document_frequency, information_gain, weight_scores
 from .selection import Selection
-from .theory import bss_features, leverage_features
+from .theory import _digits, bss_features, leverage_features
 
 __all__ = [
     "BSSSelector",
@@ -269,13 +269,6 @@ def _n_trials(selector, ell, d, formula):
         )
         return None
     return r
-
-
-def _digits(r):
-    """An integer as written in full up to 15 digits, else as ``1.23e+45`` (r may have
-    hundreds of digits: `sparsify.theory` divides by epsilon^2 exactly)."""
-    text = str(r)
-    return text if len(text) <= 15 else f"{text[0]}.{text[1:3]}e+{len(text) - 1}"
 
 
 def _every_feature(d):

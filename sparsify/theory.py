@@ -27,6 +27,13 @@ def _over_square(numerator, epsilon):
     return math.ceil(Fraction(numerator) / Fraction(epsilon) ** 2)
 
 
+def _digits(r):
+    """An integer as written in full up to 15 digits, else as ``1.23e+45`` (r may have
+    hundreds of digits: `_over_square`)."""
+    text = str(r)
+    return text if len(text) <= 15 else f"{text[0]}.{text[1:3]}e+{len(text) - 1}"
+
+
 @validate_params({"epsilon": _EPSILON, "rank": _RANK}, prefer_skip_nested_validation=True)
 def bss_features(epsilon, rank):
     """Number of features BSS keeps for accuracy epsilon: ``r = ceil(36 rank / epsilon^2)``.

@@ -86,3 +86,45 @@ def test_margin_with_a_timestamp_column_matches_cvxpy(seed):
     assert m.form == ("hard" if np.isfinite(hard) else "soft")
     reference = hard if np.isfinite(hard) else _margin_objective(X, y.astype(float), C=1.0)
     np.testing.assert_allclose(m.objective, reference, rtol=1e-5)
+
+
+# -- the theorems' r at an eps whose square underflows ------------------------------
+
+
+def _close(r, exact):
+    """r within one part in 1e15 of the exact value (floats round 36 ell / eps^2 where
+    eps^2 does not underflow: 36 * 60 / 0.3**2 is 24000, not 24001)."""
+    return abs(r / exact - 1) < 1e-15
+
+
+@pytest.mark.parametrize("eps", [1e-17, 1e-200, 1e-300])
+def test_required_features_at_a_tiny_eps(eps):
+    """1e-300**2 is 0 and sqrt(1 + 1e-17) - 1 is 0 in float64: ZeroDivisionError. The
+    reference is each formula of the table in exact rational arithmetic."""
+    import math
+    from fractions import Fraction
+
+    from solvers.guarantees import required_features
+
+    e, ell = Fraction(eps), 3
+    assert _close(required_features(eps, "001 Theorem 2", ell=ell), 36 * ell / e**2)
+    assert _close(required_features(eps, "000 Theorem 1", ell=ell), 9 * ell / e**2)
+    # ell / (sqrt(1 + eps) - 1)^2 = ell (sqrt(1 + eps) + 1)^2 / eps^2, and sqrt(1 + eps)
+    # is 1 to float64 at these eps: 4 ell / eps^2.
+    assert _close(required_features(eps, "000 Lemma 1", ell=ell), 4 * ell / e**2)
+    log_term = Fraction(math.log(ell) - 2 * math.log(eps) - 0.5 * math.log(0.01))
+    assert _close(required_features(eps, "001 Lemma 2", ell=ell), 36 * ell * log_term / e**2)
+
+
+@pytest.mark.parametrize("eps", [1e-200, 1e-300])
+def test_checks_at_a_tiny_eps_fail_with_a_report(eps):
+    """The failure messages computed 36 / eps**2 in floats: ZeroDivisionError."""
+    from solvers.guarantees import check_margin, check_radius
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 6))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    two = Selection([0, 1], np.ones(2), 6)
+    for report in (check_margin(X, y, two, eps=eps), check_radius(X, two, eps=eps)):
+        assert not report.holds and "premise" in report.failures
+        assert "e+" in report.explain()  # r written as 1.08e+401, not 400 digits
