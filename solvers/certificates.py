@@ -376,8 +376,8 @@ def _prepare(X, y, coef, intercept, *, labels):
 
 
 def _check_candidate(coef, intercept, n_features):
-    """Raise unless ``coef`` (a float array) has one entry per feature and it and
-    ``intercept`` are finite."""
+    """Raise a ValueError unless ``coef`` (a float array) has one entry per feature and
+    ``coef`` and ``intercept`` are finite: the check of a candidate, a backend's too."""
     if coef.shape != (n_features,):
         raise ValueError(
             f"coef must have shape ({n_features},), one per feature of X; got {coef.shape}."
@@ -588,9 +588,9 @@ def _certify(
 
     ``points``: dual points to try (arrays, or callables computing one; an iterable,
     read one point at a time), best first; the loss's dual map at the candidate is
-    tried last. The first that certifies is
-    kept, else the one of largest dual value. ``factor`` scales every value (the
-    2-norm SVM is C times the problem with ``l2 = 1/C``).
+    tried last. The first that certifies is kept, else the one of largest dual value.
+    ``factor`` scales every value (the 2-norm SVM is C times the problem with
+    ``l2 = 1/C``).
     """
     fitted = _fitted(X, coef, intercept)
     primal = loss.value(y, fitted, s) + penalty.value(coef)
