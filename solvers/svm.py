@@ -103,7 +103,10 @@ class SVMDual(ClassifierMixin, TwoNormSVM):
     margin_ : float
         ``1 / ||w||`` (the geometric margin of 001).
     objective_ : float
-        The dual objective at ``alpha_`` (equal to the primal optimum).
+        The dual objective (equal to the primal optimum): at ``alpha_`` when the
+        backend solved the dual; when it solved the primal (a column that dwarfs the
+        others), at the certificate's feasible dual point built from ``alpha_``, within
+        ``dual_gap_`` of the optimum.
     problem_ : cvxpy.Problem
     backend_ : str
         The backend that solved it.

@@ -7,7 +7,7 @@ RLSC (000) and the ridge regressor set no ``support_``; the selector once failed
 import numpy as np
 import pytest
 
-from solvers import RLSC, L2SVM, SupportVectorSelector
+from solvers import L2SVM, RLSC, SupportVectorSelector
 
 
 @pytest.mark.parametrize("svm", [RLSC(), RLSC(lam=0.1)])
@@ -23,4 +23,5 @@ def test_an_svm_still_selects_on_its_support_vectors():
     y = (X[:, 0] > 0).astype(int)
     selector = SupportVectorSelector(svm=L2SVM(loss="squared_hinge")).fit(X, y)
     alpha = selector.svms_[0].alpha_
-    np.testing.assert_array_equal(selector.support_vectors_, np.flatnonzero(alpha > 1e-6 * alpha.max()))
+    expected = np.flatnonzero(alpha > 1e-6 * alpha.max())
+    np.testing.assert_array_equal(selector.support_vectors_, expected)
