@@ -27,12 +27,13 @@ from ._penalty import Penalty
 from .certificates import (
     GAP_TOLERANCE,
     _certify,
+    _check_candidate,
     _model_name,
+    _svm_certificate,
     l1_svm_certificate,
     lasso_certificate,
     ridge_certificate,
     svm2_certificate,
-    svm_certificate,
 )
 
 __all__ = ["Answer", "Problem", "unit_weights"]
@@ -177,10 +178,11 @@ class Problem:
                 X, y, coef, b, self.lam, self.weights, sample_weight=s, norms=norms,
                 tolerance=tolerance,
             )  # fmt: skip
-        if self.model in ("svm", "svm_squared_hinge"):
-            return svm_certificate(
-                X, y, coef, b, self.C, loss=self.loss.name, alpha=answer.dual,
-                sample_weight=s, tolerance=tolerance, norms=norms,
+        if self.model in ("svm", "svm_squared_hinge"):  # the data checked: the answer only
+            _check_candidate(coef, b, X.shape[1])
+            return _svm_certificate(
+                X, y, coef, b, self.C, self.loss, answer.dual, self.sample_weights(), tolerance,
+                norms,
             )  # fmt: skip
         if self.model == "ridge":
             return ridge_certificate(

@@ -100,7 +100,7 @@ def certified(problem, answer, certificate=None, *, column_scale=None):
     return certificate, answer
 
 
-def polish_if_cheap(problem, answer, rows, columns):
+def polish_if_cheap(problem, answer, rows, columns, *, norms=None):
     """Polish a first-order backend's answer when that is cheap: exact where it costs
     little.
 
@@ -108,19 +108,20 @@ def polish_if_cheap(problem, answer, rows, columns):
     its pattern is one linear system in ``columns`` unknowns with a dense block of
     ``rows x columns`` entries. When that block has at most :data:`CHEAP_POLISH`
     entries and the system at most ``CHEAP_POLISH / 10``, it is solved and kept when it
-    certifies with a smaller gap. A certified answer is kept as it is. Returns
-    ``(certificate or None, answer)``: None when nothing was certified here.
+    certifies with a smaller gap. A certified answer is kept as it is. ``norms``: the
+    column norms of the problem's X, when the caller has them (the certificate's).
+    Returns ``(certificate or None, answer)``: None when nothing was certified here.
     """
     small = rows * columns <= CHEAP_POLISH and columns * columns <= CHEAP_POLISH / 10
     if not small:
         return None, answer
-    before = problem.certificate(answer)
+    before = problem.certificate(answer, norms=norms)
     if before.holds:  # a certified answer is not polished again
         return before, answer
     polished = polish(problem, answer)
     if polished is None:
         return before, answer
-    after = problem.certificate(polished)
+    after = problem.certificate(polished, norms=norms)
     if after.holds and after.relative_gap < before.relative_gap:
         return after, polished
     return before, answer

@@ -45,12 +45,13 @@ def run(problem, options, warm_start):
     )
     answer = Answer(np.asarray(result.coef, dtype=float), float(result.intercept), result.alpha)
     free = np.count_nonzero((result.alpha > 0) & (result.alpha < boxes))
-    certificate, answer = polish_if_cheap(problem, answer, X.shape[1], free)
+    # The certificate's column norms of X, kept for a re-fit on the same data: a pass
+    # over X fewer (0.8 of a re-fit's 8 ms at 2000 x 200000 text, 14 us of a
+    # 200-document re-fit's 0.8 ms).
+    norms = column_norms(X) if norms is None else norms
+    certificate, answer = polish_if_cheap(problem, answer, X.shape[1], free, norms=norms)
     if certificate is None and result.converged:
-        # Certified here (polished if it fails, as the chain would) with X's column norms,
-        # kept for a re-fit on the same data: a pass over X fewer, 0.8 of a re-fit's 8 ms
-        # at 2000 x 200000 text.
-        norms = column_norms(X) if norms is None else norms
+        # Certified here (polished if it fails, as the chain would).
         certificate, answer = certified(problem, answer, problem.certificate(answer, norms=norms))
     state = {"alpha": result.alpha, "intercept": result.intercept, "spread": result.spread,
              "representative": result.representative, "norms": norms}  # fmt: skip
