@@ -268,26 +268,33 @@ def _hard_margin_polish(problem, answer, certificate):
     """A hinge answer whose multipliers all lie far below their boxes, made exact.
 
     On separable data at a huge C (the hard margin) the multipliers are of the order of
-    ``||w||^2``, not of C, and a margin short of 1 by the backend's tolerance costs C
-    times that shortfall: at C = 1e8 with a column of spread 300 every backend's answer
-    failed its certificate. With no multiplier near its box the solution is the same
-    at ``C' = 2 max_i a_i / s_i``, and two candidates are certified at C, the better
-    kept: the polish at C' (:func:`solvers.backends._answers.polish`, which at C would
-    count a multiplier as free only above 1e-6 C), and each of it and the answer
-    divided by its smallest margin m when ``0 < m < 1``: ``(w/m, b/m)`` meets every
-    margin constraint at ``1/m^2`` times ``||w||^2 / 2``.
+    ``||w||^2``, not of C, and a margin off 1 by the backend's tolerance costs C times
+    that shortfall: at C = 1e8 with a column of spread 300 every backend's answer
+    failed its certificate. With every ``a_i`` below half its box ``C s_i`` no sample
+    has slack, and the solution is that of the unweighted problem at
+    ``C' = 2 max_i a_i`` (the weights only bound the multipliers). Two candidates are
+    certified at C, the better kept: the polish at C'
+    (:func:`solvers.backends._answers.polish`, which at C, or with weights over
+    decades, would count a multiplier as free only above 1e-6 of its box), and each of
+    it and the answer divided by its smallest margin m when ``m > 0``: ``(w/m, b/m)``
+    meets every margin constraint, at ``1/m^2`` times ``||w||^2 / 2`` (less when the
+    backend stopped with every margin above 1). The polish reads the support vectors
+    off the multipliers, where an interior-point backend leaves others at 1e-4 of the
+    largest: it is tried on each pattern of `_support_patterns`.
     """
     s = problem.sample_weights()
-    ratios = np.divide(answer.dual, s, out=np.zeros_like(answer.dual), where=s > 0)
-    top = float(ratios.max(initial=0.0))
-    if not 0.0 < top < 0.5 * problem.C:
+    top = float(answer.dual.max(initial=0.0))
+    if top == 0.0 or np.any(answer.dual >= 0.5 * problem.C * s):
         return certificate, answer
+    unweighted = replace(problem, lam=0.5 / top, sample_weight=None)
     best = (certificate, answer)
-    for candidate in (polish(replace(problem, lam=0.5 / top), answer), answer):
+    for candidate in (answer, *_support_patterns(answer)):
+        if candidate is not answer:
+            candidate = polish(unweighted, candidate)
         if candidate is None:
             continue
         smallest = float(np.min((problem.y * problem.fitted(candidate))[s > 0]))
-        if 0.0 < smallest < 1.0:
+        if smallest > 0.0:
             candidate = replace(
                 candidate, coef=candidate.coef / smallest,
                 intercept=candidate.intercept / smallest, value=None,
@@ -296,6 +303,16 @@ def _hard_margin_polish(problem, answer, certificate):
         if again.relative_gap < best[0].relative_gap:
             best = (again, candidate)
     return best
+
+
+def _support_patterns(answer, count=3):
+    """The answer with its multipliers below each of the ``count`` largest jumps of their
+    sorted values set to 0: the candidate sets of support vectors (a jump of 360 from
+    0.71 to 2e-3 separates the six of a hard margin from a backend's residue)."""
+    values = np.sort(answer.dual[answer.dual > 0])[::-1]
+    jumps = values[:-1] / values[1:]
+    for cut in values[np.argsort(-jumps, kind="stable")[:count]]:
+        yield replace(answer, dual=np.where(answer.dual >= cut, answer.dual, 0.0), value=None)
 
 
 def _svm(problem, solve, state):

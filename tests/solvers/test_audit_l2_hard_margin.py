@@ -74,3 +74,42 @@ def test_a_column_at_1e6_beside_one_unit_column_is_certified(make):
     assert clf.certificate_.holds
     assert primal <= reference.value * (1 + 1e-6)
     np.testing.assert_allclose(clf.objective_, reference.value, rtol=1e-6)
+
+
+@pytest.mark.parametrize("make", [lambda C: SVMDual(C=C), lambda C: L2SVM(C=C)])
+@pytest.mark.parametrize(
+    ("seed", "spread", "C", "zeros"),
+    [(2, 300.0, 1e8, False), (3, 3000.0, 1e6, True), (3, 3000.0, 1e8, True)],
+)
+def test_weighted_hard_margin_with_a_dominant_column_matches_the_hard_margin_qp(
+    make, seed, spread, C, zeros
+):
+    """Sample weights over six decades (three of them 0) and a column at 300-3000 on
+    separable data: every backend's answer failed its certificate (SolverError). The
+    polish read the support vectors off multipliers whose box is ``C s_i``, so the
+    small multipliers of heavy samples counted as 0, and an interior-point backend's
+    residue at 1e-4 of the largest as support vectors. At such C no sample has slack
+    and the weights do not matter: the reference is the hard-margin QP on the samples
+    of positive weight."""
+    rng = np.random.default_rng(seed)
+    n, d = (40, 6) if seed % 2 == 0 else (20, 30)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + 0.3 * X[:, 2] > 0, 1, 0)
+    X[:, 1] *= spread
+    s = 10.0 ** rng.uniform(-3, 3, n)
+    if zeros:
+        s[:3] = 0.0
+    signs = np.where(y == 1, 1.0, -1.0)
+    kept = s > 0
+    norms = np.linalg.norm(X[kept], axis=0)
+    v, b = cp.Variable(d), cp.Variable()
+    qp = cp.Problem(
+        cp.Minimize(0.5 * cp.sum_squares(cp.multiply(1 / norms, v))),
+        [cp.multiply(signs[kept], (X[kept] / norms) @ v + b) >= 1],
+    )
+    qp.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
+    clf = make(C).fit(X, y, sample_weight=s)
+    w = clf.coef_[0]
+    assert clf.certificate_.holds
+    np.testing.assert_allclose(clf.objective_, qp.value, rtol=1e-6)
+    np.testing.assert_allclose(0.5 * w @ w, qp.value, rtol=1e-6)
