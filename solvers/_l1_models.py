@@ -38,11 +38,9 @@ from ._problem import Answer
 from ._ridge_closed_form import ridge_with_intercept
 from .backends._answers import certified, complete
 from .exceptions import PathWarning
+from .weights import _inverse_power_weights
 
 __all__ = ["WeightedL1Model", "adaptive_weights"]
-
-#: Initial coefficients below this fraction of the largest are round-off: infinite weight.
-_ZERO_RTOL = 1e-10
 
 
 class WeightedL1Model(LinearModel):
@@ -246,10 +244,9 @@ class WeightedL1Model(LinearModel):
 
 def adaptive_weights(X, y, gamma, init, init_lam, *, sample_weight=None):
     """The adaptive lasso's weights ``|b_init|^-gamma`` (004 eq. 3), b_init from least
-    squares (``init="ols"``) or ridge at ``init_lam``; a coefficient at round-off (below
-    1e-10 of the largest) is 0, its weight +inf."""
+    squares (``init="ols"``) or ridge at ``init_lam``; a coefficient at round-off
+    (``|b_j| ||X_j||`` below 1e-10 of the largest) is 0, its weight +inf
+    (:func:`solvers.weights._inverse_power_weights`)."""
     lam = init_lam if init == "ridge" else 0.0
-    beta = np.abs(ridge_with_intercept(X, y, lam, sample_weight=sample_weight)[0])
-    beta[beta <= _ZERO_RTOL * beta.max(initial=0.0)] = 0.0  # round-off, not a coefficient
-    with np.errstate(divide="ignore"):
-        return beta**-gamma
+    beta = ridge_with_intercept(X, y, lam, sample_weight=sample_weight)[0]
+    return _inverse_power_weights(beta, gamma, X)

@@ -527,7 +527,7 @@ class HybridSVM(ClassifierMixin, _AdaptiveL1):
             sample_weight=s,
             n_jobs=self.n_jobs,
         )
-        weights = _inverse_power_weights(coef, self.gamma)
+        weights = _inverse_power_weights(coef, self.gamma, X)
         del coef  # d numbers less while lam is chosen
         return self._fit_weighted(X, y, X_val, y_val, weights, s)
 

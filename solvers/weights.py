@@ -28,7 +28,7 @@ from sklearn.metrics import accuracy_score, r2_score
 from sklearn.model_selection import train_test_split
 from tqdm.auto import tqdm
 
-from sparsify.utils import check_n_select, check_random_state, check_X
+from sparsify.utils import check_n_select, check_random_state, check_X, column_norms
 
 from ._base import none_if_ones
 from .certificates import _optional_sample_weights
@@ -291,8 +291,8 @@ def hybrid_weights(
     Returns
     -------
     ndarray of shape (n_features,)
-        Each weight ``> 0``, or ``+inf`` where ``beta_j = 0`` (below 1e-10 of the
-        largest ``|beta_j|``: round-off), which excludes the feature.
+        Each weight ``> 0``, or ``+inf`` where ``beta_j = 0`` (``|beta_j| ||X_j||`` below
+        1e-10 of the largest: round-off), which excludes the feature.
 
     Raises
     ------
@@ -332,13 +332,17 @@ def hybrid_weights(
         sample_weight=sample_weight,
         n_jobs=n_jobs,
     )
-    return _inverse_power_weights(coef, gamma)
+    return _inverse_power_weights(coef, gamma, X)
 
 
-def _inverse_power_weights(coef, gamma):
-    """``|coef_j|^-gamma``, ``+inf`` where ``coef_j`` is 0 or below 1e-10 of the largest."""
+def _inverse_power_weights(coef, gamma, X):
+    """``|coef_j|^-gamma``, ``+inf`` where ``coef_j`` is 0 or round-off: where feature j's
+    part of the fit, ``|coef_j| ||X_j||``, is below 1e-10 of the largest feature's (a
+    column at 1e12 beside unit ones has a coefficient 1e-12 times theirs and is no
+    round-off; a zero column is)."""
     magnitude = np.abs(np.asarray(coef, dtype=float))
-    magnitude[magnitude <= _ZERO_RTOL * magnitude.max(initial=0.0)] = 0.0
+    size = magnitude * column_norms(X)
+    magnitude[size <= _ZERO_RTOL * size.max(initial=0.0)] = 0.0
     with np.errstate(divide="ignore"):
         return magnitude**-gamma
 
