@@ -26,6 +26,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from sparsify.utils import column_norms
+
 from ._base import BACKEND_CONSTRAINTS, CONTROL_CONSTRAINTS, POSITIVE, LinearModel, scattered
 from ._centred_gram import least_squares_factor
 from ._columns import centre_offset_columns
@@ -38,9 +40,12 @@ from ._problem import Answer
 from ._ridge_closed_form import ridge_with_intercept
 from .backends._answers import certified, complete
 from .exceptions import PathWarning
-from .weights import _inverse_power_weights
 
 __all__ = ["WeightedL1Model", "adaptive_weights"]
+
+#: Initial coefficients whose part of the fit is below this fraction of the largest are
+#: round-off: infinite weight (`_inverse_power_weights`).
+_ZERO_RTOL = 1e-10
 
 
 class WeightedL1Model(LinearModel):
@@ -246,7 +251,19 @@ def adaptive_weights(X, y, gamma, init, init_lam, *, sample_weight=None):
     """The adaptive lasso's weights ``|b_init|^-gamma`` (004 eq. 3), b_init from least
     squares (``init="ols"``) or ridge at ``init_lam``; a coefficient at round-off
     (``|b_j| ||X_j||`` below 1e-10 of the largest) is 0, its weight +inf
-    (:func:`solvers.weights._inverse_power_weights`)."""
+    (:func:`_inverse_power_weights`)."""
     lam = init_lam if init == "ridge" else 0.0
     beta = ridge_with_intercept(X, y, lam, sample_weight=sample_weight)[0]
     return _inverse_power_weights(beta, gamma, X)
+
+
+def _inverse_power_weights(coef, gamma, X):
+    """``|coef_j|^-gamma``, ``+inf`` where ``coef_j`` is 0 or round-off: where feature j's
+    part of the fit, ``|coef_j| ||X_j||``, is below 1e-10 of the largest feature's (a
+    column at 1e12 beside unit ones has a coefficient 1e-12 times theirs and is no
+    round-off; a zero column is). The adaptive lasso's and the hybrid weights (004 eq. 3-5)."""
+    magnitude = np.abs(np.asarray(coef, dtype=float))
+    size = magnitude * column_norms(X)
+    magnitude[size <= _ZERO_RTOL * size.max(initial=0.0)] = 0.0
+    with np.errstate(divide="ignore"):
+        return magnitude**-gamma

@@ -50,6 +50,7 @@ from ._base import (
     validated,
 )
 from ._dask_models import reject_dask_fit
+from ._l1_models import _inverse_power_weights
 from ._registry import over_size
 from .exceptions import PathWarning
 from .lasso import WeightedLasso
@@ -61,7 +62,6 @@ from .weights import (
     VALIDATION_FRACTION,
     _best_l2_model,
     _check_validation,
-    _inverse_power_weights,
     _validation_split,
     rs_weights,
 )

@@ -28,9 +28,10 @@ from sklearn.metrics import accuracy_score, r2_score
 from sklearn.model_selection import train_test_split
 from tqdm.auto import tqdm
 
-from sparsify.utils import check_n_select, check_random_state, check_X, column_norms
+from sparsify.utils import check_n_select, check_random_state, check_X
 
 from ._base import none_if_ones
+from ._l1_models import _inverse_power_weights
 from .certificates import _optional_sample_weights
 from .exceptions import PathWarning
 from .path import l1_svm_path, lasso_path, svm2_path
@@ -43,8 +44,6 @@ _PATHS = {"l1": l1_svm_path, "svm2": svm2_path, "lasso": lasso_path}
 C_GRID = (0.1, 0.5, 1, 2, 5, 10)
 #: The share of the data held out for validation when none is given.
 VALIDATION_FRACTION = 0.25
-#: L2 coefficients below this fraction of the largest are round-off: infinite weight.
-_ZERO_RTOL = 1e-10
 #: A block with one class is redrawn at most this many times before giving up.
 _MAX_REDRAWS = 1000
 
@@ -333,18 +332,6 @@ def hybrid_weights(
         n_jobs=n_jobs,
     )
     return _inverse_power_weights(coef, gamma, X)
-
-
-def _inverse_power_weights(coef, gamma, X):
-    """``|coef_j|^-gamma``, ``+inf`` where ``coef_j`` is 0 or round-off: where feature j's
-    part of the fit, ``|coef_j| ||X_j||``, is below 1e-10 of the largest feature's (a
-    column at 1e12 beside unit ones has a coefficient 1e-12 times theirs and is no
-    round-off; a zero column is)."""
-    magnitude = np.abs(np.asarray(coef, dtype=float))
-    size = magnitude * column_norms(X)
-    magnitude[size <= _ZERO_RTOL * size.max(initial=0.0)] = 0.0
-    with np.errstate(divide="ignore"):
-        return magnitude**-gamma
 
 
 def rs_weights(
