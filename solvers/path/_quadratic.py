@@ -273,11 +273,37 @@ class _QuadraticHomotopy:
                 break
             self.in_loss = in_loss
         else:
-            raise SolverError(
-                f"the squared-hinge fit of the unpenalised features did not settle in "
-                f"{_MAX_NEWTON_STEPS} Newton steps"
-            )
+            theta = self._separating_fit(free)
+            if theta is None:
+                raise SolverError(
+                    f"the squared-hinge fit of the unpenalised features did not settle in "
+                    f"{_MAX_NEWTON_STEPS} Newton steps"
+                )
         self.theta[:] = theta
+
+    def _separating_fit(self, free):
+        """``(b0, beta_U)`` with every margin at least 1 (the squared hinge 0, its
+        optimum), by HiGHS, or None when there is none. Newton's method cycles there:
+        the samples below the margin become fewer than ``[1, X_U]``'s columns, a
+        column is blocked and its coefficient dropped, and the samples come back.
+        With every sample out of the loss, lam_max is 0."""
+        from scipy.optimize import linprog
+
+        self.in_loss[:] = True
+        self._factorise(free)
+        if self.n_active != len(free):  # [1, X_U] is rank-deficient on all the samples
+            return None
+        Z, y = self.Z, self.y
+        s = self.problem.intercept_column**2
+        result = linprog(
+            np.zeros(Z.shape[1]), A_ub=-(y[:, None] * Z), b_ub=-s, bounds=(None, None),
+            method="highs",
+        )  # fmt: skip
+        if result.status != 0:
+            return None
+        theta = result.x
+        self.in_loss = y * (Z @ theta) < s * (1.0 + _EVENT_TOLERANCE)
+        return theta
 
     # -- events ---------------------------------------------------------------
 

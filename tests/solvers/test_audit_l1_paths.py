@@ -17,7 +17,7 @@ from scipy.optimize import linprog
 
 from solvers import L1SVM, SVM2, WeightedLasso
 from solvers.exceptions import PathWarning
-from solvers.path import l1_svm_path
+from solvers.path import l1_svm_path, svm2_path
 
 X = np.array(
     [
@@ -121,3 +121,23 @@ def test_l1_svm_path_with_an_unpenalised_column_at_an_extreme_scale(size):
             + lam * np.abs(coef[weights > 0]).sum()
         )
         assert ours <= _hinge_lp(X, y, lam, weights) * (1 + 1e-9) + 1e-12
+
+
+@pytest.mark.parametrize("sample_weight", [None, np.linspace(0.1, 10.0, 40)])
+def test_svm2_path_when_unpenalised_features_separate_the_classes(sample_weight):
+    """The labels are the sign of feature 3, unpenalised with feature 0: a fit of the free
+    features alone puts every margin at 1 or above, the squared hinge's optimum (0), and
+    no penalised feature ever enters (lam_max = 0). Newton's method on the free features
+    cycled (a column blocked once fewer samples than columns were below the margin) and
+    svm2_path and SVM2.lam_max raised SolverError."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 8))
+    y = np.where(X[:, 3] > 0, 1.0, -1.0)
+    weights = np.ones(8)
+    weights[[0, 3]] = 0.0
+    assert SVM2.lam_max(X, y, weights, sample_weight=sample_weight) == 0.0
+    path = svm2_path(X, y, weights, sample_weight=sample_weight)
+    for lam in (1e-3, 1.0, 1e3):
+        coef, intercept = path.at(lam)
+        assert np.all(coef[weights > 0] == 0)
+        assert np.all(y * (X @ coef + intercept) >= 1 - 1e-9)  # the squared hinge is 0
