@@ -614,7 +614,7 @@ def _fit_classifier(estimator, X, y, sample_weight):
         sample_weight = per_class if sample_weight is None else sample_weight * per_class
         _check_positive_total(sample_weight, "sample_weight times class_weight")
     if sample_weight is not None:
-        for name in estimator.classes_:
+        for name in estimator.classes_.tolist():  # 1.0 in the message, not np.float64(1.0)
             if not np.any(sample_weight[y == name] > 0):
                 raise ValueError(
                     f"sample_weight (times class_weight) is 0 on every sample of class "
