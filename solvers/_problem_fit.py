@@ -49,7 +49,7 @@ class ProblemModel(LinearModel):
         answer = self._solve(problem, hardness)
         self.coef_ = scattered(answer.coef, kept, X.shape[1])
         self.intercept_ = float(answer.intercept - shift @ answer.coef)
-        self.objective_ = problem.objective(answer)
+        self.objective_ = self.certificate_.primal  # the objective at the answer, certified
 
 
 def null_correlations(loss, X, y, s):
