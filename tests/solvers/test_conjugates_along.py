@@ -31,9 +31,9 @@ def _loss(loss, y, f):
 def _loss_term(loss, v, y, s):
     """``sum_i min_f [s_i loss(y_i, f) + v_i f]`` by a bounded scalar minimisation."""
     total = 0.0
-    for v_i, y_i, s_i in zip(v, y, s):
+    for v_i, y_i, s_i in zip(v, y, s, strict=True):
         found = minimize_scalar(
-            lambda f: s_i * _loss(loss, y_i, f) + v_i * f,
+            lambda f, v_i=v_i, y_i=y_i, s_i=s_i: s_i * _loss(loss, y_i, f) + v_i * f,
             bounds=(-40.0, 40.0), method="bounded", options={"xatol": 1e-12},
         )  # fmt: skip
         total += found.fun
@@ -84,11 +84,11 @@ def test_the_penalty_conjugate_along_a_ray_is_the_fenchel_conjugate(l1, l2):
                 assert along(t) == 0.0
             continue
         expected = 0.0
-        for c_j, l1_j in zip(t * correlations, l1):
+        for c_j, l1_j in zip(t * correlations, l1, strict=True):
             if np.isinf(l1_j):  # excluded: w_j = 0
                 continue
             found = minimize_scalar(
-                lambda w: -(c_j * w - l1_j * abs(w) - 0.5 * l2 * w * w),
+                lambda w, c_j=c_j, l1_j=l1_j: -(c_j * w - l1_j * abs(w) - 0.5 * l2 * w * w),
                 bounds=(-100.0, 100.0), method="bounded", options={"xatol": 1e-12},
             )  # fmt: skip
             expected -= found.fun
