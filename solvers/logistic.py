@@ -40,8 +40,6 @@ from .path._path import _LinearClassifierAt
 __all__ = ["SparseLogisticRegression", "SparseLogisticRegressionCV"]
 
 _L1_RATIO = [Interval(Real, 0, 1, closed="both")]
-#: A correlation within this fraction of its bound is rounding (`_lam_max`).
-_ROUNDING = 64 * np.finfo(float).eps
 
 
 def _lam_max(X, y, weights, l1_ratio, s):
@@ -56,14 +54,14 @@ def _lam_max(X, y, weights, l1_ratio, s):
     """
     free = np.isfinite(weights) & (weights == 0)
     if np.any(free):
-        from ._logistic_cd import logistic_prox_newton
+        from ._logistic_cd import ROUNDING, logistic_prox_newton
 
         only_free = np.where(free, 0.0, np.inf)
         fit = logistic_prox_newton(X, y, 1.0, only_free, sample_weight=s)
         fitted = np.asarray(X @ fit.coef).ravel() + fit.intercept
         correlations = np.asarray(X.T @ (y * LOGISTIC.dual_point(y, fitted, s))).ravel()
         bound = column_norms(X) * np.linalg.norm(np.ones(y.size) if s is None else s)
-        correlations[np.abs(correlations) <= _ROUNDING * bound] = 0.0
+        correlations[np.abs(correlations) <= ROUNDING * bound] = 0.0  # rounding of it
     else:
         correlations = null_correlations(LOGISTIC, X, y, s)
     return l1_lam_max(correlations, weights) / max(l1_ratio, LAM_MAX_L1_RATIO)
