@@ -43,6 +43,10 @@ from .exceptions import PathWarning
 
 __all__ = ["WeightedL1Model", "adaptive_weights"]
 
+#: The words of the PathWarning with which a path asked for one breakpoint stops there
+#: (:meth:`WeightedL1Model.lam_max`); any other stop concerns that breakpoint itself.
+_ONE_STEP = "max_steps=1 reached"
+
 #: Initial coefficients whose part of the fit is below this fraction of the largest are
 #: round-off: infinite weight (`_inverse_power_weights`).
 _ZERO_RTOL = 1e-10
@@ -240,11 +244,34 @@ class WeightedL1Model(LinearModel):
         Returns
         -------
         float
+
+        Warns
+        -----
+        PathWarning
+            When the path stops at its first breakpoint for another reason than the
+            one step asked for (no certified direction, a failed optimality check):
+            lam_max is then not certified and may be wrong.
         """
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PathWarning)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PathWarning)
             path = cls.path(X, y, weights, sample_weight=sample_weight, max_steps=1)
-            return float(path.lams[0])
+        lam_max = float(path.lams[0])
+        penalty = check_penalty_weights(weights, path.coefs.shape[1])
+        # No penalised feature: lam_max is 0 whatever the path says of its (empty) path.
+        certain = not np.any(np.isfinite(penalty) & (penalty > 0))
+        for warning in caught:
+            if not issubclass(warning.category, PathWarning):
+                warnings.warn_explicit(
+                    warning.message, warning.category, warning.filename, warning.lineno
+                )
+            elif not certain and _ONE_STEP not in str(warning.message):
+                warnings.warn(
+                    f"{cls.__name__}.lam_max={lam_max:.6g} is not certified, the path's first "
+                    f"breakpoint is not: {warning.message}",
+                    PathWarning,
+                    stacklevel=2,
+                )
+        return lam_max
 
 
 def adaptive_weights(X, y, gamma, init, init_lam, *, sample_weight=None):
