@@ -56,7 +56,7 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
     Raises
     ------
     ValueError
-        X is None, not 2-D, has NaN or inf, or too few rows or columns.
+        X is None, not 2-D, complex, has NaN or inf, or too few rows or columns.
     TypeError
         X does not hold numbers, or is a Dask array and ``lazy`` is False.
 
@@ -104,6 +104,11 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
                 f"{name} must be 2-D of shape (n_samples, n_features); got {arr.ndim}-D "
                 f"input of shape {np.shape(arr)}. Reshape 1-D data with X.reshape(-1, 1) "
                 "(one feature) or X.reshape(1, -1) (one sample)."
+            )
+        if arr.dtype.kind == "c":  # a cast to float would drop the imaginary parts
+            raise ValueError(
+                f"{name} must be real; got complex dtype {arr.dtype}. Pass {name}.real if "
+                "the imaginary parts are round-off."
             )
         if arr.dtype.kind not in "biuf":
             try:
