@@ -6,12 +6,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._dask import is_dask, map_row_blocks
-from ._validation import check_n_select
+from ._validation import check_n_select, check_X
 
 __all__ = ["Selection"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Selection:
     """Feature indices and rescaling factors: the sampling-and-rescaling matrix R.
 
@@ -40,12 +40,17 @@ class Selection:
     Raises
     ------
     TypeError
-        indices is not a 1-D integer array, or n_features_in is not an integer
-        (e.g. 30.7: it is not truncated).
+        indices is not a 1-D integer array, scales does not hold real numbers, or
+        n_features_in is not an integer (e.g. 30.7: it is not truncated).
     ValueError
         n_features_in is negative, indices repeated or outside
         ``[0, n_features_in)``, scales negative or not finite, or not one scale per
         index.
+
+    Notes
+    -----
+    Two Selections are equal (``==``) when they have the same indices, in the same
+    order, the same scales and the same ``n_features_in``; a Selection is hashable.
 
     See Also
     --------
@@ -76,7 +81,7 @@ class Selection:
         if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
             raise TypeError(f"indices must be a 1-D integer array; got {indices!r}.")
         indices = indices.astype(np.intp, copy=True)
-        scales = np.array(self.scales, dtype=np.float64, copy=True).reshape(-1)
+        scales = _real_vector(self.scales, "scales")
         d = _check_width(self.n_features_in)
         if scales.shape != indices.shape:
             raise ValueError(
@@ -104,6 +109,19 @@ class Selection:
         """Number of distinct selected features r."""
         return self.indices.size
 
+    def __eq__(self, other):
+        if not isinstance(other, Selection):
+            return NotImplemented
+        return (
+            self.n_features_in == other.n_features_in
+            and np.array_equal(self.indices, other.indices)
+            and np.array_equal(self.scales, other.scales)
+        )
+
+    def __hash__(self):
+        # Equal Selections have equal indices (the scales may differ by the sign of a 0).
+        return hash((self.n_features_in, self.indices.tobytes()))
+
     def apply(self, X):
         """Return ``X R``: the selected columns of X times their scales.
 
@@ -124,19 +142,26 @@ class Selection:
         Raises
         ------
         ValueError
-            X has not ``n_features_in`` columns.
+            X is not a 2-D array of finite numbers (see `sparsify.utils.check_X`), or
+            has not ``n_features_in`` columns.
+        TypeError
+            X does not hold numbers.
         """
+        return self._apply_valid(check_X(X, lazy=True))
+
+    def _apply_valid(self, X):
+        """`apply` on an X validated already (`sparsify.utils.check_X`, or a selector's
+        ``transform``): only the number of its columns is checked."""
         if X.shape[1] != self.n_features_in:
             raise ValueError(
                 f"X has {X.shape[1]} features but the selection was computed on "
                 f"{self.n_features_in}; pass data with the same columns."
             )
         if is_dask(X):
-            return map_row_blocks(self.apply, X, self.n_selected)
+            return map_row_blocks(self._apply_valid, X, self.n_selected)
         if sp.issparse(X):
-            fmt = X.format if X.format in ("csr", "csc") else "csr"
-            return (X.tocsc()[:, self.indices] @ sp.diags(self.scales)).asformat(fmt)
-        return np.asarray(X)[:, self.indices] * self.scales
+            return (X.tocsc()[:, self.indices] @ sp.diags(self.scales)).asformat(X.format)
+        return X[:, self.indices] * self.scales
 
     def matrix(self):
         """Return the d x r sampling-and-rescaling matrix R (CSC) with ``X @ R == apply(X)``.
@@ -192,13 +217,18 @@ class Selection:
         Raises
         ------
         TypeError
-            n_features_in is not an integer.
+            picks are not integers (1.7 is not truncated), weights or factors not
+            real numbers, or n_features_in is not an integer.
         ValueError
             A pick outside ``[0, n_features_in)``, a weight that is negative or
-            not finite, or not one weight per pick.
+            not finite, not one weight per pick, or factors not of shape
+            ``(n_features_in,)``.
         """
-        picks = np.asarray(picks, dtype=np.intp).reshape(-1)
-        weights = np.asarray(weights, dtype=np.float64).reshape(-1)
+        picks = np.asarray(picks)
+        if picks.size and picks.dtype.kind not in "iu":
+            raise TypeError(f"picks must be integer feature indices; got {picks!r}.")
+        picks = picks.astype(np.intp).reshape(-1)
+        weights = _real_vector(weights, "weights")
         d = _check_width(n_features_in)
         if weights.shape != picks.shape:
             raise ValueError(
@@ -214,7 +244,12 @@ class Selection:
         order = np.argsort(first, kind="stable")
         indices, scales = uniq[order], np.sqrt(merged[order])
         if factors is not None:
-            scales *= np.asarray(factors, dtype=np.float64)[indices]
+            factors = _real_vector(factors, "factors")
+            if factors.shape != (d,):
+                raise ValueError(
+                    f"factors must have shape ({d},), one per feature; got shape {factors.shape}."
+                )
+            scales *= factors[indices]
         return cls._of_distinct(indices, scales, d)
 
     @classmethod
@@ -235,6 +270,17 @@ def _check_width(n_features_in):
     """``n_features_in`` as a Python int: an integer >= 0 (a float such as 30.7 is a
     TypeError, not truncated to 30)."""
     return check_n_select(n_features_in, name="n_features_in", low=0, low_inclusive=True)
+
+
+def _real_vector(values, name):
+    """``values`` as a new 1-D float64 array; a TypeError naming ``name`` when they are
+    not real numbers (complex ones are not cast to their real parts)."""
+    if np.iscomplexobj(values):
+        raise TypeError(f"{name} must be real numbers; got complex {name}.")
+    try:
+        return np.array(values, dtype=np.float64, copy=True).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be real numbers; got {values!r}.") from exc
 
 
 def _check_range(indices, low, high, d):

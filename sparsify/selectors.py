@@ -144,7 +144,7 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
                 UserWarning,
                 stacklevel=2,
             )
-        return self.selection_.apply(self._check_input(X, reset=False))
+        return self.selection_._apply_valid(self._check_input(X, reset=False))
 
     def _check_input(self, X, *, reset):
         """scikit-learn's validation; a Dask X stays lazy (`sparsify._dask.check_dask`)."""
