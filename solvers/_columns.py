@@ -104,14 +104,22 @@ def offset_columns(X, *, norms=None, ratio=OFFSET_RATIO):
 
 
 def large_columns(norms, *, ratio=LARGE_RATIO):
-    """The columns whose norm exceeds ``ratio`` times the median nonzero column norm.
+    """The columns that dwarf the others, whatever their number.
 
-    The 2-norm SVMs rescale them for the backends (`solvers.svm`), their certificate
-    restores their stationarity exactly (`solvers.certificates`), and ridge CG picks its
-    system by them (`solvers._ridge_cg`). The median is computed only when some column
-    may be large: if fewer than half the nonzero norms lie below ``max / ratio``, the
-    median is at least that and no norm exceeds ``ratio`` times it (two counts instead
-    of a sort: 1 ms at d = 200000).
+    Those whose squared norm dwarfs the sum of the smaller ones'
+    (:func:`solvers._ridge_closed_form.dominant_columns`: one column at 1e6 beside one
+    unit column, three beside one), and those whose norm exceeds ``ratio`` times the
+    typical norm, the lower median of the nonzero norms of the other columns (a Unix
+    timestamp beside 200 unit columns, whose squares it does not dwarf together). The
+    median of all the norms alone, the rule before, missed a column that dwarfs the
+    others when they are few: beside one unit column, a column at 1e6 is not 1e3
+    times the mean of the two. The 2-norm SVMs rescale these columns for the backends
+    (`solvers.svm`), their certificate restores their stationarity exactly
+    (`solvers.certificates`), and ridge CG picks its system by them
+    (`solvers._ridge_cg`). The median is computed only when some column may be large:
+    with no dominant column, if at most ``(m - 1) // 2`` of the m nonzero norms lie
+    below ``max / ratio``, the lower median is at least that and no norm exceeds
+    ``ratio`` times it (counts instead of a partition: 1 ms at d = 200000).
 
     Parameters
     ----------
@@ -124,17 +132,33 @@ def large_columns(norms, *, ratio=LARGE_RATIO):
     columns : ndarray of int
         Their indices (empty when no column is that large, or every column is 0).
     typical : float
-        The median nonzero column norm when some column is large (nan when none is, 0
-        when every column is 0).
+        The typical norm when some column is large (nan when none is, 0 when every
+        column is 0).
     """
+    # Imported here: the closed forms import the certificates, which import this module.
+    from ._ridge_closed_form import dominant_columns
+
     top = float(norms.max(initial=0.0))
     if top == 0.0:
         return np.zeros(0, dtype=int), 0.0
-    zeros = np.count_nonzero(norms == 0)
-    if 2 * (np.count_nonzero(norms < top / ratio) - zeros) < norms.size - zeros:
+    # Scaled by the largest: the rule is scale-free, and no square overflows.
+    squares = norms / top
+    squares *= squares
+    dominant = dominant_columns(None, squares=squares)
+    rest = norms
+    if dominant.size:
+        rest = norms.copy()
+        rest[dominant] = 0.0
+        top = float(rest.max())
+    zeros = np.count_nonzero(rest == 0)
+    middle = (rest.size - zeros - 1) // 2
+    if dominant.size == 0 and np.count_nonzero(rest < top / ratio) - zeros <= middle:
         return np.zeros(0, dtype=int), np.nan
-    typical = float(np.median(norms[norms > 0]))
-    return np.flatnonzero(norms > ratio * typical), typical
+    typical = float(np.partition(rest[rest > 0], middle)[middle])
+    large = np.flatnonzero(rest > ratio * typical)
+    if dominant.size:
+        large = np.union1d(dominant, large)
+    return large, typical
 
 
 def centre_offset_columns(X):

@@ -178,22 +178,3 @@ def test_many_dense_columns_of_sparse_x_are_screened_as_dense_x(fmt):
     expected = offset_columns(X)
     assert set(expected) == {2, 17}
     np.testing.assert_array_equal(offset_columns(fmt(X)), expected)
-
-
-def test_large_columns_shortcut_agrees_with_the_definition():
-    """The shortcut (two counts, no median) against the definition written here (norms
-    above ratio times the median nonzero norm), on random norms with zeros, all-zero
-    vectors and ratios from 1 to 1e3."""
-    from solvers._columns import large_columns
-
-    rng = np.random.default_rng(0)
-    for _ in range(2000):
-        d = int(rng.integers(1, 30))
-        norms = np.abs(rng.standard_normal(d)) * 10.0 ** rng.integers(-5, 5, d)
-        norms[rng.random(d) < 0.3] = 0.0
-        if rng.random() < 0.1:
-            norms[:] = 0.0
-        ratio = float(10.0 ** rng.integers(0, 4))
-        positive = norms[norms > 0]
-        expected = positive.size > 0 and bool(np.any(norms > ratio * np.median(positive)))
-        assert (large_columns(norms, ratio=ratio)[0].size > 0) == expected
