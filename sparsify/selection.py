@@ -47,16 +47,16 @@ class Selection:
         ``[0, n_features_in)``, scales negative or not finite, or not one scale per
         index.
 
-    Notes
-    -----
-    Two Selections are equal (``==``) when they have the same indices, in the same
-    order, the same scales and the same ``n_features_in``; a Selection is hashable.
-
     See Also
     --------
     sparsify.bss : Returns a Selection (deterministic, 000 Algorithm 1).
     sparsify.leverage_sample : Returns a Selection (randomized, 001 eq. 4).
     sparsify.spectral_distortion : How well a Selection preserves a subspace.
+
+    Notes
+    -----
+    Two Selections are equal (``==``) when they have the same indices, in the same
+    order, the same scales and the same ``n_features_in``; a Selection is hashable.
 
     Examples
     --------
