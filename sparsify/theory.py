@@ -70,9 +70,10 @@ def bss_features(epsilon, rank):
 
     Examples
     --------
+    >>> import math
     >>> from sparsify.theory import bss_features
     >>> r = bss_features(0.5, rank=2)
-    >>> r, bool(3 * np.sqrt(2 / r) <= 0.5 / 2)
+    >>> r, 3 * math.sqrt(2 / r) <= 0.5 / 2
     (288, True)
     """
     return max(_over_square(36 * rank, epsilon), rank + 1)
