@@ -97,7 +97,7 @@ def column_norms(X, *, squared=False):
     >>> column_norms(sp.csr_matrix(X), squared=True)
     array([25.,  1.])
     """
-    X = canonical(X)  # duplicates add before they are squared
+    X = _real_matrix(canonical(X))  # duplicates add before they are squared
     if sp.issparse(X) and X.format == "csr" and X.nnz <= _BINCOUNT_ENTRIES:
         # A small X: one histogram (SciPy's matrix objects below cost more than the sums).
         squares = np.bincount(X.indices, weights=X.data * X.data, minlength=X.shape[1])
@@ -119,9 +119,29 @@ def column_norms(X, *, squared=False):
     elif sp.issparse(X):
         squares = np.asarray(X.multiply(X).sum(axis=0)).ravel()
     else:
-        X = np.asarray(X)
         squares = np.einsum("ij,ij->j", X, X)
     return squares if squared else np.sqrt(squares)
+
+
+def _real_matrix(X):
+    """A dense X as an ndarray, and X in a floating type: checks that cost no pass over X
+    (its values are the caller's to validate, `check_X`). Bools and small integers would
+    square and sum in their own type (two True add to True, 100^2 overflows int8); x^2
+    of a complex x is not |x|^2."""
+    if not sp.issparse(X):
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ValueError(
+                f"X must be 2-D of shape (n_samples, n_features); got shape {X.shape}."
+            )
+    if X.dtype.kind == "c":
+        raise ValueError(f"X must be real; got complex dtype {X.dtype}.")
+    if X.dtype.kind == "f":
+        return X
+    try:
+        return X.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"X must hold numbers; got dtype {X.dtype}.") from exc
 
 
 def signed_labels(y, classes):
