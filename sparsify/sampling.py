@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from ._validation import check_random_state
+from ._validation import check_n_select, check_random_state
 from .selection import Selection
 
 __all__ = ["sample_features", "METHODS", "SAMPLING_CONSTRAINTS"]
@@ -64,6 +64,7 @@ def sample_features(p, r, *, method="iid", random_state=None):
     sklearn.utils._param_validation.InvalidParameterError
         r, method or random_state of the wrong type or out of range.
     """
+    r = check_n_select(r, name="r", low=1, low_inclusive=True)  # True passes the Interval
     rng = check_random_state(random_state)
     p = np.asarray(p, dtype=np.float64)
     d = p.size

@@ -252,8 +252,8 @@ def _n_trials(selector, ell, d, formula):
             "give either n_features or epsilon, not both "
             f"(got n_features={selector.n_features}, epsilon={selector.epsilon})."
         )
-    if selector.n_features is not None:
-        return selector.n_features
+    if selector.n_features is not None:  # a bool passes the constraint's Interval
+        return check_n_select(selector.n_features, name="n_features", low=1, low_inclusive=True)
     if selector.epsilon is None:
         return _RANK_MULTIPLE * ell
     r = formula(selector.epsilon, ell)
@@ -514,8 +514,9 @@ def _sampled_selection(selector, X, y):
 def _probabilities_and_r(selector, X):
     """The sampler's ``_probabilities`` of X, and r = n_features (default d / 2)."""
     p = selector._probabilities(X)
-    r = max(1, X.shape[1] // 2) if selector.n_features is None else selector.n_features
-    return p, r
+    if selector.n_features is None:
+        return p, max(1, X.shape[1] // 2)
+    return p, check_n_select(selector.n_features, name="n_features", low=1, low_inclusive=True)
 
 
 class _SamplingSelector(_BaseSelector):

@@ -10,6 +10,8 @@ from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, validate_params
 
+from ._validation import check_n_select
+
 __all__ = ["bss_features", "leverage_features"]
 
 _EPSILON = [Interval(Real, 0, 1, closed="neither")]
@@ -32,6 +34,12 @@ def _digits(r):
     hundreds of digits: `_over_square`)."""
     text = str(r)
     return text if len(text) <= 15 else f"{text[0]}.{text[1:3]}e+{len(text) - 1}"
+
+
+def _check_rank(rank):
+    """rank as an int; a TypeError for a bool, which the ``_RANK`` Interval accepts (True
+    would be rank 1)."""
+    return check_n_select(rank, name="rank", low=1, low_inclusive=True)
 
 
 @validate_params({"epsilon": _EPSILON, "rank": _RANK}, prefer_skip_nested_validation=True)
@@ -61,6 +69,8 @@ def bss_features(epsilon, rank):
     sklearn.utils._param_validation.InvalidParameterError
         epsilon is not a number in (0, 1) or rank not an integer >= 1 (a ValueError
         and TypeError subclass naming the argument).
+    TypeError
+        rank is a bool (True is not rank 1).
 
     See Also
     --------
@@ -76,6 +86,7 @@ def bss_features(epsilon, rank):
     >>> r, 3 * math.sqrt(2 / r) <= 0.5 / 2
     (288, True)
     """
+    rank = _check_rank(rank)
     return max(_over_square(36 * rank, epsilon), rank + 1)
 
 
@@ -111,6 +122,8 @@ def leverage_features(epsilon, rank, delta=0.01):
     sklearn.utils._param_validation.InvalidParameterError
         epsilon or delta is not a number in (0, 1), or rank not an integer >= 1 (a
         ValueError and TypeError subclass naming the argument).
+    TypeError
+        rank is a bool (True is not rank 1).
 
     See Also
     --------
@@ -126,5 +139,6 @@ def leverage_features(epsilon, rank, delta=0.01):
     >>> r == math.ceil(36 * 2 / 0.5**2 * math.log(2 / (0.5**2 * math.sqrt(0.01))))
     True
     """
+    rank = _check_rank(rank)
     log_term = max(1.0, math.log(rank) - 2.0 * math.log(epsilon) - 0.5 * math.log(delta))
     return _over_square(36 * rank * log_term, epsilon)
