@@ -178,9 +178,20 @@ class _BaseSelector(SelectorMixin, BaseEstimator):
         ------
         sklearn.exceptions.NotFittedError
             The selector is not fitted.
+        ValueError
+            X is not a 2-D array of finite numbers (see `sparsify.utils.check_X`), or
+            has not ``n_selected`` columns.
+        TypeError
+            X does not hold numbers, or is a Dask array.
         """
         check_is_fitted(self)
         s = self.selection_
+        X = check_X(X)  # a Dask X: a TypeError (it took one only to fail inside Dask)
+        if X.shape[1] != s.n_selected:
+            raise ValueError(
+                f"X has {X.shape[1]} columns but {type(self).__name__} keeps {s.n_selected} "
+                "features; pass the output of transform."
+            )
         inv = np.divide(1.0, s.scales, out=np.zeros_like(s.scales), where=s.scales > 0)
         back = sp.csr_matrix(
             (inv, (np.arange(s.n_selected), s.indices)), shape=(s.n_selected, s.n_features_in)
