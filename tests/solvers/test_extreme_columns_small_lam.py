@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 from solvers import SVM2, AdaptiveLasso, SparseLogisticRegression
-from solvers.certificates import certificate
+from solvers._losses import LOSSES
+from solvers._penalty import Penalty
+from solvers.certificates import _l1_stationarity, certificate
 
 # CLARABEL reports its answer at these tolerances as inaccurate; it is checked to 1e-8.
 pytestmark = pytest.mark.filterwarnings("ignore:Solution may be inaccurate")
@@ -82,6 +84,19 @@ def _check(kind, X, y, fit, lam, weights):
     perturbed = certificate(Xc, y, worse, bc, loss=kind, lam=lam, weights=weights)
     assert at_optimum.holds
     assert not perturbed.holds
+    # The restored point itself, at the perturbed answer too (whose KKT violation keeps
+    # the certificate from trying it): a lower bound on the optimum, never a pass.
+    loss, norms = LOSSES[kind], np.linalg.norm(Xc, axis=0)
+    penalty, s = Penalty.elastic_net(lam, weights), np.ones(y.size)
+    for candidate in (w, worse):
+        fitted = Xc @ candidate + bc
+        moved = _l1_stationarity(
+            Xc, y, candidate, True, loss, penalty, s, loss.dual_point(y, fitted, s), norms
+        )
+        found = certificate(Xc, y, candidate, bc, loss=kind, lam=lam, weights=weights,
+                            dual_point=moved)  # fmt: skip
+        assert found.dual <= reference * (1 + 1e-9)
+        assert found.holds == (candidate is w)
 
 
 def test_svm2_at_1e_8_lam_max_with_a_timestamp_is_certified():
