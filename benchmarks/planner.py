@@ -24,15 +24,16 @@ n))``) per model by nonlinear least squares on the logs of the times
 (:func:`calibrate`: each case's ratios of its fastest backend to the others weighted in,
 shrunk towards the current coefficients where the grid says little, so that a backend
 measured on few cases keeps a sensible model), and rewrites :mod:`solvers._costs`
-with the result. ``--load FILE[,FILE...]`` prints (and with ``--calibrate``
-calibrates from) the results earlier runs saved with ``--save FILE`` instead of
-measuring again, a later file's measurements replacing an earlier one's;
-``--own-only`` measures the library's own backends only (after a change to them,
-saved and loaded over a full run), ``--models svm2,lasso`` the cases of some models
-only, and ``--recheck`` measures again the cases whose default is above the target
-(after a run, or on loaded results), keeping each backend's faster time. A backend
-that ran past its budget on a case counts there with the budget as its time (an
-underestimate).
+with the result (``--fixed-only``: the models' fixed costs alone, every backend's
+``theta`` kept, so that the plans stay as they are). ``--load FILE[,FILE...]`` prints
+(and with ``--calibrate`` calibrates from) the results earlier runs saved with
+``--save FILE`` instead of measuring again, a later file's measurements replacing an
+earlier one's; ``--own-only`` measures the library's own backends only (after a change
+to them, saved and loaded over a full run), ``--models svm2,lasso`` the cases of some
+models only (measured, or of the loaded ones: printed and calibrated), and ``--recheck``
+measures again the cases whose default is above the target (after a run, or on loaded
+results), keeping each backend's faster time. A backend that ran past its budget on a
+case counts there with the budget as its time (an underestimate).
 
 Each fit runs in a forked child with one BLAS thread; a case's times are the best of
 ``--repeats`` fits (as many as fit in half a second, at least two: a child's first fit
@@ -496,7 +497,7 @@ def print_planned(results):
     return ratios
 
 
-def calibrate(results):
+def calibrate(results, *, fixed_only=False):
     """Fit the cost models of every (model, backend) to the measured fits; writes _costs.py.
 
     The time of a fit is its model's fixed cost plus its backend's solve,
@@ -511,6 +512,10 @@ def calibrate(results):
     estimate (a short budget must not teach the model that a backend which ran past it
     on a large problem takes just the budget there: ECOS, past 10 s on every text case
     of a 10-s run, came out first on 20000 x 20000 text, where it takes minutes).
+
+    With ``fixed_only`` only each model's ``(a, b)`` is fitted, every ``theta`` kept: the
+    fixed cost is the same for every backend of a model, so the plans stay as they are
+    and only the estimates move (after the fixed costs themselves changed).
     """
     from solvers import _costs
 
@@ -531,7 +536,7 @@ def calibrate(results):
     for model, points in rows.items():
         thetas, fixed[model] = _fit_model(
             points, {name: costs.get((model, name), ()) for name, _, _ in points},
-            fixed.get(model, FIXED_PRIOR),
+            fixed.get(model, FIXED_PRIOR), fixed_only=fixed_only,
         )  # fmt: skip
         costs.update({(model, name): theta for name, theta in thetas.items()})
     write_costs(costs, fixed)
@@ -547,11 +552,12 @@ FIXED_SHRINKAGE = 1.0
 ORDER_WEIGHT = 0.3
 
 
-def _fit_model(points, priors, fixed_prior):
+def _fit_model(points, priors, fixed_prior, *, fixed_only=False):
     """``({backend: theta}, (a, b))`` of one model, from ``(backend, stats, log seconds)``.
 
-    Parameters: ``log a``, ``log b`` and each backend's ``theta``; residuals: the log of
-    the modelled time minus the measured one, and the pulls towards the priors.
+    Parameters: ``log a``, ``log b`` and each backend's ``theta`` (only the first two
+    with ``fixed_only``: the thetas stay their priors); residuals: the log of the
+    modelled time minus the measured one, and the pulls towards the priors.
     """
     names = sorted(priors)
     features = np.array([stats.features() for _, stats, _ in points])
@@ -571,8 +577,11 @@ def _fit_model(points, priors, fixed_prior):
     pairs = [(min(ks)[1], k) for ks in cases.values() for _, k in ks if k != min(ks)[1]]
     pairs = np.array(pairs, dtype=int).reshape(-1, 2)
 
+    def thetas_of(params):
+        return prior if fixed_only else params[2:].reshape(len(names), size)
+
     def residuals(params):
-        theta = params[2:].reshape(len(names), size)
+        theta = thetas_of(params)
         modelled = np.logaddexp(
             np.logaddexp(params[0], params[1] + log_entries),
             np.einsum("ij,ij->i", features, theta[which]),
@@ -585,12 +594,15 @@ def _fit_model(points, priors, fixed_prior):
             ((theta - prior) * pull[:, None]).ravel(),
         ))  # fmt: skip
 
-    lower = np.full((len(names), size), -np.inf)
-    lower[:, [HARDNESS, DENSE_HARDNESS]] = 0.0
-    start = np.concatenate((fixed0, np.maximum(prior, lower).ravel()))
-    bounds = (np.concatenate(([-np.inf, -np.inf], lower.ravel())), np.inf)
+    if fixed_only:
+        start, bounds = fixed0, (-np.inf, np.inf)
+    else:
+        lower = np.full((len(names), size), -np.inf)
+        lower[:, [HARDNESS, DENSE_HARDNESS]] = 0.0
+        start = np.concatenate((fixed0, np.maximum(prior, lower).ravel()))
+        bounds = (np.concatenate(([-np.inf, -np.inf], lower.ravel())), np.inf)
     params = least_squares(residuals, start, bounds=bounds).x
-    theta = params[2:].reshape(len(names), size)
+    theta = thetas_of(params)
     thetas = {name: tuple(round(float(v), 4) for v in theta[k]) for k, name in enumerate(names)}
     return thetas, tuple(float(f"{v:.4g}") for v in np.exp(params[:2]))
 
@@ -661,6 +673,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small shapes, for the tests")
     parser.add_argument("--calibrate", action="store_true", help="rewrite solvers/_costs.py")
+    parser.add_argument(
+        "--fixed-only",
+        action="store_true",
+        help="with --calibrate: fit the models' fixed costs only (the plans stay the same)",
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--save", default=None, help="write the raw results to this JSON file")
     parser.add_argument(
@@ -701,6 +718,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.load:
         results = load(args.load)
+        if args.models:  # the loaded cases of these models only (printed, calibrated)
+            results = [r for r in results if r["case"].model in args.models.split(",")]
         if args.recheck:
             with threadpool_limits(1):
                 warm_up()
@@ -760,7 +779,7 @@ def _estimates_and_calibration(results, args):
         print_estimates(results)
         print_planned(results)
     if args.calibrate:
-        calibrate(results)
+        calibrate(results, fixed_only=args.fixed_only)
         print(f"\nrewrote {COSTS_FILE}")
         if args.estimates:
             import importlib

@@ -23,6 +23,17 @@ coefficients before; a harder problem never cheaper; a fit past its budget count
 larger of the budget and the estimate before. The ``warm`` coefficient keeps its prior,
 -0.5 (the runs are first fits only). Rerun the script to calibrate for another machine.
 
+Calibrated again the same evening, after the fits' fixed costs had fallen (a
+200-document fit's processor time outside its chain from 0.8-1.6 ms to 0.5-0.7 ms), on
+three new runs of the same commands (load 3-6, other work on the machine): every
+model's ``(a, b)`` alone (``--calibrate --fixed-only``: each backend's theta kept, so no
+plan moved), then the lasso's whole model (``--models lasso --calibrate``), whose CD had
+become faster than the path on dense 200 x 2000 data at 0.1 lam_max (the plan, the
+path, took 1.83x CD's time; now CD); no other plan of the runs' 172 cases moved. A
+whole calibration of every model with these runs planned SVM2's path on four dense grid
+cases at 1.9-3.1x CD's time (with ``ORDER_WEIGHT`` 1 or 3: ridge's CG on two
+200-document tasks at 1.7x), and was not kept.
+
 The fixed cost was missing before (the solve's log-linear model alone): on the 200-document
 corpora it estimated a ridge fit of 1.6 ms at 0.24 ms; a fit's processor time outside
 its chain alone (validation, statistics, centring) is 0.8-1.6 ms there (28-49% of the
@@ -46,19 +57,19 @@ COSTS = {
         -15.3581, 0.3972, 0.5662, 0.9664, 0.7310, -0.3446, 0.9754, 0.0000, -0.7442, 0.0000,
     ),
     ('lasso', 'CD'): (
-        -16.4102, 1.2755, 0.1104, 0.4219, 0.7161, -0.2789, 0.2099, -0.5000, -0.6984, 0.0000,
+        -16.6258, 1.2684, 0.2560, 0.3116, 0.7446, -0.0348, 0.0193, -0.5000, -0.7211, 0.0304,
     ),
     ('lasso', 'CLARABEL'): (
-        -11.9625, 0.9429, -0.0772, 0.1945, 0.4807, 0.5855, 0.4216, 0.0000, 0.2451, 0.1912,
+        -12.1847, 1.0142, -0.0770, 0.1322, 0.4573, 0.5969, 0.2317, -0.0000, 0.3190, 0.2051,
     ),
     ('lasso', 'ECOS'): (
-        -7.8940, 3.5169, -0.7979, 0.0209, 0.9606, -2.0752, 0.4458, -0.0000, -1.4967, 0.0197,
+        -7.7700, 3.8497, -0.7973, -0.1606, 1.0689, -2.1829, 0.3165, -0.0000, -1.5657, 0.0000,
     ),
     ('lasso', 'HOMOTOPY'): (
-        -17.0986, 2.1224, 0.0744, 0.0097, 1.2557, 0.1623, 0.2294, 0.0000, -0.6293, 0.0000,
+        -17.3440, 2.0284, 0.2383, -0.0352, 1.2936, 0.2724, 0.0616, -0.0000, -0.6791, 0.0000,
     ),
     ('lasso', 'OSQP'): (
-        -11.0183, 1.1353, 0.0796, -0.0528, 0.3828, 0.5766, 0.4299, 0.0000, 0.1696, 0.0591,
+        -11.2945, 1.2333, 0.0285, -0.1183, 0.3736, 0.6102, 0.1997, 0.0000, 0.2870, 0.0784,
     ),
     ('ridge', 'CG'): (
         -15.9827, 0.1626, -0.1124, 0.3166, 0.1075, -0.3954, 0.2241, -0.5000, 0.8639, 0.0000,
@@ -120,10 +131,10 @@ COSTS = {
 }
 
 FIXED = {
-    'l1_svm': (0.002248, 9.29e-09),
-    'lasso': (0.001865, 5.489e-09),
-    'ridge': (0.001331, 3.234e-09),
-    'svm': (0.001663, 1.321e-08),
-    'svm2': (0.002708, 6.907e-09),
-    'svm_squared_hinge': (0.001751, 5.641e-09),
+    'l1_svm': (0.001611, 8.779e-09),
+    'lasso': (0.001137, 2.174e-09),
+    'ridge': (0.001207, 2.002e-09),
+    'svm': (0.001323, 1.446e-08),
+    'svm2': (0.00148, 6.09e-09),
+    'svm_squared_hinge': (0.0009515, 3.745e-09),
 }
