@@ -113,6 +113,33 @@ def test_calibration_fits_a_fixed_cost_and_the_solve(monkeypatch):
     assert 1.5e-3 < a < 6e-3 and b >= 0.0
 
 
+def test_fixed_only_calibration_fits_the_fixed_cost_and_keeps_every_theta(monkeypatch):
+    """``--fixed-only``: times made of a fixed cost of 2 ms + 4 ns an entry and the
+    current SVD model's solve: the fixed cost per fit comes out near the one drawn (the
+    cost per entry is pulled towards the current one where the solve hides it), the
+    theta is the current one to the digit, and the estimates come within 10% of the
+    times, where the current fixed cost put them 5x off and more."""
+    from solvers import _costs
+    from solvers._planner import estimate
+
+    written = _written(monkeypatch)
+    theta = (-22.0, 1.0, 0.5, 0.5, 0.3, 0.0, 0.0, 0.0, 0.0, 0.1)
+    monkeypatch.setitem(_costs.COSTS, ("ridge", "SVD"), theta)
+    monkeypatch.setitem(_costs.FIXED, "ridge", (1e-2, 1e-7))  # far off: to be moved
+    results = _ridge_results(np.array(theta), lambda entries: 2e-3 + 4e-9 * entries,
+                             np.random.default_rng(2))  # fmt: skip
+    planner.calibrate(results, fixed_only=True)
+    assert written["costs"]["ridge", "SVD"] == theta
+    before = [estimate("SVD", r["stats"]) / r["times"]["SVD"] for r in results]
+    a, _ = written["fixed"]["ridge"]
+    assert 1.6e-3 < a < 2.5e-3
+    monkeypatch.setitem(_costs.FIXED, "ridge", written["fixed"]["ridge"])
+    after = [estimate("SVD", r["stats"]) / r["times"]["SVD"] for r in results]
+    assert max(abs(np.log(before))) > np.log(5.0)
+    assert max(abs(np.log(after))) < np.log(1.5)
+    assert np.sum(np.log(after) ** 2) < 0.05 * np.sum(np.log(before) ** 2)
+
+
 def test_calibration_keeps_hardness_costly(monkeypatch):
     """Times that fall with the hardness: the calibrated coefficients of the hardness
     stay >= 0 (a harder problem is never cheaper)."""
