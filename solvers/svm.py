@@ -34,6 +34,7 @@ from ._base import (
 from ._l1_models import WeightedL1Model
 from ._l2_svm import TwoNormSVM
 from ._penalty import check_penalty_weights
+from .certificates import _optional_sample_weights
 from .path import l1_svm_path, svm2_path
 
 __all__ = ["SVMDual", "L2SVM", "L1SVM", "SVM2"]
@@ -477,8 +478,9 @@ class L1SVM(ClassifierMixin, WeightedL1Model):
                 raise ValueError("not two classes")  # the path says it with its own words
             penalty = check_penalty_weights(weights, data.shape[1])
             return l1_svm_lam_max(
-                data, signed_labels(labels, classes), penalty, sample_weight=sample_weight
-            )
+                data, signed_labels(labels, classes), penalty,
+                sample_weight=_optional_sample_weights(sample_weight, data.shape[0]),
+            )  # fmt: skip
         except ValueError:  # bad input or unpenalised features: the path decides
             return super().lam_max(X, y, weights, sample_weight=sample_weight)
 
