@@ -26,8 +26,15 @@ __all__ = ["hinge_intercept", "refit_on_support", "refit_svm_dual"]
 
 # A coefficient is on the support when |coef_j| ||X_j|| exceeds this fraction of the largest.
 _SUPPORT_RTOL = 1e-7
-# Multipliers within this fraction of C of a bound are at the bound.
+# Multipliers within this fraction of their box's bound are at the bound.
 _BOUND_RTOL = 1e-6
+# Patterns of support vectors tried by the 2-norm SVMs' refit (the largest drops of the
+# sorted multipliers), and the margin violation below which a pattern's solution is the
+# optimum (margins are relative to 1).
+_PATTERNS = 3
+_MARGIN_RTOL = 1e-9
+# Rounds of moving the multipliers that leave their box to it, per pattern.
+_BOX_ROUNDS = 5
 # Rounds of the active-set iteration for the squared hinge.
 _MAX_ROUNDS = 50
 # Rounds of the squared hinge intercept's iteration on the samples inside the margin
@@ -262,6 +269,25 @@ def _least_norm(system, rhs):
     return solution
 
 
+def _support_sizes(values):
+    """Candidate numbers of support vectors among multipliers sorted in decreasing order.
+
+    An interior-point backend leaves the multipliers of the other samples at 1e-10 to
+    1e-4 of the largest, a first-order one at 0 or near it; the support vectors'
+    multipliers themselves span decades with sample weights over decades, or scale
+    with ``||w||^2`` rather than with C at a hard margin. No threshold relative to C
+    or to the largest separates them: the cut is where the sorted values drop the
+    most, ``values[k - 1] / values[k]``, the smallest value compared with the rounding
+    level ``eps * values[0]`` (every multiplier kept). The `_PATTERNS` largest drops,
+    largest first.
+    """
+    if values.size == 0:
+        return [0]
+    floor = np.finfo(float).eps * values[0]
+    drops = values / np.append(values[1:], floor)
+    return list(np.argsort(-drops, kind="stable")[:_PATTERNS] + 1)
+
+
 def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=None):
     """Solve the 2-norm SVM's KKT system on the support-vector pattern of ``alpha``.
 
@@ -271,6 +297,17 @@ def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=
     ``y_i (x_i'w + b) = 1`` on F (``= 1 - a_i / (2 u_i)`` for the squared hinge),
     ``w = X'Y a`` and ``y'a = 0``: a linear system in ``(a_F, b)`` of size ``|F| + 1``
     with the Gram matrix of F.
+
+    B is read off ``alpha`` relative to each box (``a_i >= (1 - 1e-6) u_i``); F is not
+    read off a threshold (:func:`_support_sizes`): F is the largest of the other
+    multipliers, cut at each of the largest drops of their sorted values in turn, and
+    the first solution whose samples outside F and B keep their margin (``y_i f_i >=
+    1``) and whose samples in B have theirs (``y_i f_i <= 1``) to `_MARGIN_RTOL` is
+    returned (the KKT conditions: it is the optimum), else the one that violates them
+    least. A multiplier of F that the solution puts past its box joins B and the
+    system is solved again (an interior point leaves those of small boxes at 1 - 1e-5
+    of them). The hinge's (w, b) are divided by the smallest margin of F when it is
+    short of 1 by rounding, which costs ``C s_i`` times the shortfall.
 
     Parameters
     ----------
@@ -292,30 +329,85 @@ def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=
 
     Returns
     -------
-    (alpha, coef, intercept), or None when the system is singular or its solution
-    leaves the box.
+    (alpha, coef, intercept), or None when no pattern's system has a solution in the
+    box.
     """
     upper = C * (np.ones(alpha.size) if sample_weight is None else sample_weight)
-    scale = _BOUND_RTOL * (upper if not squared else max(alpha.max(initial=0.0), 1e-300))
-    at_bound = np.zeros(alpha.shape, bool) if squared else alpha >= upper - scale
-    free = np.flatnonzero((alpha > scale) & ~at_bound)
-    bound = np.flatnonzero(at_bound)
+    at_bound = np.zeros(alpha.shape, bool) if squared else alpha >= upper * (1.0 - _BOUND_RTOL)
+    inner = np.flatnonzero((alpha > 0) & ~at_bound)
+    order = inner[np.argsort(-alpha[inner], kind="stable")]  # candidates for F, largest first
     if column_scale is not None:
         X = X @ sp.diags(1.0 / column_scale) if sp.issparse(X) else X / column_scale
-    rows = X[free]
+    rows = X[order]
     rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows)
-    labelled = y[free, None] * rows
+    labelled = y[order, None] * rows
+    gram = labelled @ labelled.T if column_scale is None else None
+    # The margins checked: those of samples with a box (a weight of 0 fixes a_i = 0).
+    checked = upper > 0
+    best = None
+    for size in _support_sizes(alpha[order]):
+        free, bound = np.arange(size), at_bound.copy()  # F: positions in order
+        for _ in range(_BOX_ROUNDS):
+            # F the first `size` (views, no copies), less those moved to their bound.
+            pick = slice(0, size) if free.size == size else free
+            found = _solve_face(
+                X, y, order[pick], labelled[pick],
+                None if gram is None else gram[pick, pick] if free.size == size
+                else gram[np.ix_(free, free)],
+                upper, np.flatnonzero(bound), squared=squared, column_scale=column_scale,
+            )  # fmt: skip
+            if found is None or squared:
+                break
+            leaving = found[0][order[free]] > upper[order[free]]
+            if not leaving.any():
+                break
+            # Multipliers past their box are at it (an interior point leaves those of
+            # small boxes at 1 - 1e-5 of them: no threshold relative to the box tells).
+            bound[order[free[leaving]]] = True
+            free = free[~leaving]
+        if found is None or (not squared and np.any(found[0] > upper)):
+            continue
+        refitted, coef, intercept, fitted = found
+        margins = y * fitted - 1.0
+        outside = checked & (refitted == 0)
+        violation = max(
+            float(np.max(-margins[outside], initial=0.0)),
+            float(np.max(margins[bound & checked], initial=0.0)),
+        )
+        if best is None or violation < best[0]:
+            best = (violation, refitted, coef, intercept, y[order[free]] * fitted[order[free]])
+        if violation <= _MARGIN_RTOL:
+            break
+    if best is None:
+        return None
+    _, refitted, coef, intercept, free_margins = best
+    # The hinge's free support vectors have margin 1 to rounding, and one short of it
+    # by 1e-14 costs C s_i times that: 1e-5 of a hard margin's objective at C s_i = 1e9.
+    # (w, b) divided by their smallest margin m meet it, at 1/m^2 - 1 (rounding) of
+    # ||w||^2 / 2.
+    smallest = float(np.min(free_margins, initial=1.0))
+    if not squared and 0.0 < smallest < 1.0:
+        coef, intercept = coef / smallest, intercept / smallest
+    return refitted, coef, intercept
+
+
+def _solve_face(X, y, free, labelled, gram, upper, bound, *, squared, column_scale):
+    """:func:`refit_svm_dual`'s system on one pattern (F = ``free``, B = ``bound``):
+    ``(alpha, coef, intercept, X coef + intercept)`` in X's columns (scaled by
+    ``column_scale``, whose coefficients are returned unscaled), or None when it has no
+    solution with ``alpha >= 0`` (the caller checks the upper bounds)."""
+    f = free.size
     base = np.asarray(X[bound].T @ (upper[bound] * y[bound])).ravel()
     balance = -(upper[bound] @ y[bound])
     ridge = np.diag(0.5 / upper[free]) if squared else 0.0
     if column_scale is None:
-        system = np.zeros((free.size + 1, free.size + 1))
-        system[:-1, :-1] = labelled @ labelled.T + ridge
+        system = np.zeros((f + 1, f + 1))
+        system[:-1, :-1] = gram + ridge
         system[:-1, -1] = y[free]
         system[-1, :-1] = y[free]
         rhs = np.concatenate((1.0 - labelled @ base, [balance]))
     else:  # unknowns (a_F, b, v)
-        f, d = free.size, X.shape[1]
+        d = X.shape[1]
         system = np.zeros((f + 1 + d, f + 1 + d))
         system[:f, :f] = ridge
         system[:f, f] = y[free]
@@ -324,7 +416,7 @@ def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=
         system[f + 1 :, :f] = -labelled.T
         system[f + 1 :, f + 1 :] = np.diag(column_scale**-2.0)
         rhs = np.concatenate((np.ones(f), [balance], base))
-    refitted = np.zeros_like(alpha)
+    refitted = np.zeros(y.size)
     refitted[bound] = upper[bound]
     for solve in (np.linalg.solve, _least_norm):
         # Duplicated support vectors make the system singular: their multipliers are
@@ -333,13 +425,16 @@ def refit_svm_dual(X, y, alpha, C, *, squared, sample_weight=None, column_scale=
             solution = solve(system, rhs)
         except np.linalg.LinAlgError:
             continue
-        refitted[free] = solution[: free.size]
-        if not (np.any(refitted < 0) or (not squared and np.any(refitted > upper))):
+        refitted[free] = solution[:f]
+        if not np.any(refitted < 0):
             break
     else:
         return None
+    intercept = float(solution[f])
     if column_scale is None:
         coef = np.asarray(X.T @ (y * refitted)).ravel()
+        fitted = np.asarray(X @ coef).ravel() + intercept
     else:
-        coef = solution[free.size + 1 :] / column_scale
-    return refitted, coef, float(solution[free.size])
+        fitted = np.asarray(X @ solution[f + 1 :]).ravel() + intercept
+        coef = solution[f + 1 :] / column_scale
+    return refitted, coef, intercept, fitted
