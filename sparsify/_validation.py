@@ -56,9 +56,11 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
     Raises
     ------
     ValueError
-        X is None, not 2-D, complex, has NaN or inf, or too few rows or columns.
+        X is None, not 2-D (or a list of rows of different lengths), complex, has NaN or
+        inf, or too few rows or columns.
     TypeError
-        X does not hold numbers, or is a Dask array and ``lazy`` is False.
+        X does not hold numbers (text, dates and times), or is a Dask array and ``lazy``
+        is False.
 
     See Also
     --------
@@ -98,7 +100,13 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
     ):
         return X  # already valid: what check_array would return, without its overhead
     if not sp.issparse(X):
-        arr = np.asarray(X) if not hasattr(X, "dtype") else X
+        try:
+            arr = np.asarray(X) if not hasattr(X, "dtype") else X
+        except ValueError as exc:  # rows of different lengths
+            raise ValueError(
+                f"{name} must be a 2-D array of shape (n_samples, n_features), every row of "
+                f"the same length: {exc}"
+            ) from exc
         if getattr(arr, "ndim", 2) != 2:
             raise ValueError(
                 f"{name} must be 2-D of shape (n_samples, n_features); got {arr.ndim}-D "
@@ -109,6 +117,12 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
             raise ValueError(
                 f"{name} must be real; got complex dtype {arr.dtype}. Pass {name}.real if "
                 "the imaginary parts are round-off."
+            )
+        if arr.dtype.kind in "mM":  # a cast to float would count days or seconds silently
+            raise TypeError(
+                f"{name} must hold numbers; got dtype {arr.dtype}. Convert dates and times "
+                f"to numbers first (e.g. {name}.astype('datetime64[s]').astype('int64') for "
+                "seconds since 1970)."
             )
         if arr.dtype.kind not in "biuf":
             try:
