@@ -1,10 +1,13 @@
-"""Columns that are nearly parallel to the intercept's column of ones, and their centring.
+"""Columns at extreme scales: those nearly parallel to the intercept's column of ones,
+and their centring; those that dwarf the others.
 
 Every model of the package has a free intercept, so shifting a column by its mean
 changes only the intercept (``b = b_c - m'w``). A Unix timestamp, 1.7e9 with a
 spread of 1e5, makes every ``X_j'v`` a sum of terms 1e4 times its value; centred, the
 column keeps its digits. The estimators (`solvers._base`, `solvers.svm`) and the
-exact paths (`solvers.path`) centre such columns before they solve.
+exact paths (`solvers.path`) centre such columns before they solve. A column that
+still dwarfs the others (:func:`dominant_columns`, :func:`large_columns`) is kept
+apart or rescaled by the solvers and the certificates.
 """
 
 import numpy as np
@@ -12,7 +15,13 @@ import scipy.sparse as sp
 
 from sparsify.utils import column_norms
 
-__all__ = ["centre_columns", "centre_offset_columns", "large_columns", "offset_columns"]
+__all__ = [
+    "centre_columns",
+    "centre_offset_columns",
+    "dominant_columns",
+    "large_columns",
+    "offset_columns",
+]
 
 #: A column whose mean exceeds this many standard deviations is an offset column:
 #: 2 digits of its products are at stake.
@@ -103,11 +112,59 @@ def offset_columns(X, *, norms=None, ratio=OFFSET_RATIO):
     return offsets if candidates is None else candidates[offsets]
 
 
+#: A column is split off the Gram matrix XX' when its squared norm is at least this many
+#: times the total squared norm of the columns smaller than it (a Unix timestamp beside
+#: unit columns): its rounding in XX' would swamp their contribution.
+_DOMINANCE = 1e4
+#: At most this many columns are split off; with more, the Gram matrix is used whole.
+_MAX_DOMINANT = 64
+
+
+def dominant_columns(X, *, squares=None):
+    """The columns of X whose squared norms dwarf those of all smaller columns together.
+
+    With the squared column norms sorted, ``q_1 >= q_2 >= ...``, and ``T_k`` the sum
+    after ``q_k``, the dominant columns are the first k for the largest k with
+    ``T_k > 0`` and ``q_k >= 1e4 T_k`` (none when there is no such k or it exceeds 64).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, d)
+    squares : ndarray of shape (d,), optional
+        The squared column norms of X (``column_norms(X, squared=True)``), when known.
+
+    Returns
+    -------
+    ndarray of int
+        Their indices, largest norm first (empty when no column dominates).
+    """
+    if squares is None:
+        squares = column_norms(X, squared=True)
+    # A dominant q_k (k <= 64) is at most the largest, its T_k at least the total less
+    # the largest 65: when even that bound fails, no column dominates (no sort needed).
+    largest = squares.max(initial=0.0)
+    if largest < _DOMINANCE * (squares.sum() - (_MAX_DOMINANT + 1) * largest):
+        return np.zeros(0, dtype=int)
+    # Only the largest _MAX_DOMINANT + 1 columns can qualify: sort those alone (O(d)).
+    top = min(_MAX_DOMINANT + 1, squares.size)
+    candidates = np.argpartition(-squares, top - 1)[:top]
+    candidates = candidates[np.argsort(-squares[candidates], kind="stable")]
+    others = np.ones(squares.size, dtype=bool)
+    others[candidates] = False
+    ordered = squares[candidates]
+    # Tails summed from the small end: no cancellation beside a column at 1e12.
+    tails = np.append(np.cumsum(ordered[:0:-1])[::-1], 0.0) + squares[others].sum()
+    hits = np.flatnonzero((tails > 0) & (ordered >= _DOMINANCE * tails))
+    if hits.size == 0 or hits[-1] >= _MAX_DOMINANT:
+        return np.zeros(0, dtype=int)
+    return candidates[: hits[-1] + 1]
+
+
 def large_columns(norms, *, ratio=LARGE_RATIO):
     """The columns that dwarf the others, whatever their number.
 
     Those whose squared norm dwarfs the sum of the smaller ones'
-    (:func:`solvers._ridge_closed_form.dominant_columns`: one column at 1e6 beside one
+    (:func:`dominant_columns`: one column at 1e6 beside one
     unit column, three beside one), and those whose norm exceeds ``ratio`` times the
     typical norm, the lower median of the nonzero norms of the columns that are not
     dominant (a Unix timestamp beside 200 unit columns, whose squares it does not dwarf
@@ -136,9 +193,6 @@ def large_columns(norms, *, ratio=LARGE_RATIO):
         The typical norm when some column is large (nan when none is, 0 when every
         column is 0).
     """
-    # Imported here: the closed forms import the certificates, which import this module.
-    from ._ridge_closed_form import dominant_columns
-
     top = float(norms.max(initial=0.0))
     if top == 0.0:
         return np.zeros(0, dtype=int), 0.0

@@ -7,9 +7,9 @@ The routes: Cholesky of the smaller Gram matrix (``X'X`` or ``XX'``), the orthog
 (:mod:`solvers._memory`); the first route whose answer the certificate
 (:func:`solvers.certificates.ridge_certificate`) accepts is kept. Also here, because
 other backends reach them: :func:`ridge_with_intercept` (the 2-norm start of the
-adaptive weights and of the lasso's working sets), :func:`dominant_columns` and
-:class:`SplitGram` (the few columns of a very large scale, kept apart: the finite
-Newton method and the 2-norm SVMs use them). A backend module: it imports nothing
+adaptive weights and of the lasso's working sets) and :class:`SplitGram` (the few
+columns of a very large scale, :func:`solvers._columns.dominant_columns`, kept apart:
+the finite Newton method uses it). A backend module: it imports nothing
 of the estimators.
 """
 
@@ -20,6 +20,7 @@ from scipy.sparse.linalg import LinearOperator, lsmr
 
 from sparsify.utils import column_norms, one_blas_thread, rank_tolerance
 
+from ._columns import dominant_columns
 from ._memory import dense_fits
 from .certificates import ridge_certificate, scale_rows
 from .exceptions import SolverError
@@ -125,54 +126,6 @@ def _cholesky_route(X, y, lam, mean=None, dual=True, squares=None, gram=None):
         gram += (np.trace(gram) / n or 1.0) / n  # the 11' c / n term, c = mean pivot
     x = sla.cho_solve(_cholesky(gram), y, check_finite=False)
     return x, np.asarray(X.T @ x).ravel() - shift * x.sum()
-
-
-#: A column is split off the Gram matrix XX' when its squared norm is at least this many
-#: times the total squared norm of the columns smaller than it (a Unix timestamp beside
-#: unit columns): its rounding in XX' would swamp their contribution.
-_DOMINANCE = 1e4
-#: At most this many columns are split off; with more, the Gram matrix is used whole.
-_MAX_DOMINANT = 64
-
-
-def dominant_columns(X, *, squares=None):
-    """The columns of X whose squared norms dwarf those of all smaller columns together.
-
-    With the squared column norms sorted, ``q_1 >= q_2 >= ...``, and ``T_k`` the sum
-    after ``q_k``, the dominant columns are the first k for the largest k with
-    ``T_k > 0`` and ``q_k >= 1e4 T_k`` (none when there is no such k or it exceeds 64).
-
-    Parameters
-    ----------
-    X : ndarray or sparse matrix of shape (n, d)
-    squares : ndarray of shape (d,), optional
-        The squared column norms of X (``column_norms(X, squared=True)``), when known.
-
-    Returns
-    -------
-    ndarray of int
-        Their indices, largest norm first (empty when no column dominates).
-    """
-    if squares is None:
-        squares = column_norms(X, squared=True)
-    # A dominant q_k (k <= 64) is at most the largest, its T_k at least the total less
-    # the largest 65: when even that bound fails, no column dominates (no sort needed).
-    largest = squares.max(initial=0.0)
-    if largest < _DOMINANCE * (squares.sum() - (_MAX_DOMINANT + 1) * largest):
-        return np.zeros(0, dtype=int)
-    # Only the largest _MAX_DOMINANT + 1 columns can qualify: sort those alone (O(d)).
-    top = min(_MAX_DOMINANT + 1, squares.size)
-    candidates = np.argpartition(-squares, top - 1)[:top]
-    candidates = candidates[np.argsort(-squares[candidates], kind="stable")]
-    others = np.ones(squares.size, dtype=bool)
-    others[candidates] = False
-    ordered = squares[candidates]
-    # Tails summed from the small end: no cancellation beside a column at 1e12.
-    tails = np.append(np.cumsum(ordered[:0:-1])[::-1], 0.0) + squares[others].sum()
-    hits = np.flatnonzero((tails > 0) & (ordered >= _DOMINANCE * tails))
-    if hits.size == 0 or hits[-1] >= _MAX_DOMINANT:
-        return np.zeros(0, dtype=int)
-    return candidates[: hits[-1] + 1]
 
 
 class SplitGram:

@@ -32,7 +32,7 @@ from sparsify.utils import column_norms
 
 from .. import formulations
 from .._chain import Outcome
-from .._columns import large_columns
+from .._columns import dominant_columns, large_columns
 from .._fingerprint import fingerprint
 from .._problem import Answer
 from ._answers import certified, polish
@@ -314,8 +314,6 @@ def _svm(problem, solve, state):
     answer is mapped back and certified at C. The outcome says what failed, with what
     to try when columns dwarf the others.
     """
-    from .._ridge_closed_form import dominant_columns
-
     X, C = problem.X, problem.C
     norms = column_norms(X)
     dominant = dominant_columns(X, squares=norms * norms)
