@@ -401,6 +401,8 @@ def _sample_weights(sample_weight, n):
     """``sample_weight`` as n finite values >= 0, not all 0 (all ones when None)."""
     if sample_weight is None:
         return np.ones(n)
+    if np.iscomplexobj(sample_weight):  # a cast to float would drop the imaginary parts
+        raise ValueError("sample_weight must be real; got complex values.")
     s = np.asarray(sample_weight, dtype=np.float64)
     if s.shape != (n,):
         raise ValueError(

@@ -206,6 +206,8 @@ def _check_target(y, n, *, classifier):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or inf; labels must be two distinct finite values.")
         return y
+    if y.dtype.kind == "c":  # a cast to float would drop the imaginary parts
+        raise ValueError(f"y must be real for the lasso; got dtype {y.dtype}. Pass y.real.")
     try:
         y = y.astype(np.float64)
     except (TypeError, ValueError) as exc:
