@@ -876,9 +876,10 @@ def _solve_working_set(data, indices, indptr, dense, column_of, y, s, fitted, p,
         model_target = max(min(FORCING, measure / first_measure), enough) * measure
         stored = 0
         # glmnet's cycling (Friedman et al. 2010, sec. 2.6): after a pass over every
-        # column, passes over the nonzero coefficients' alone until they settle, then a
-        # pass over every column again; the model is solved when a pass over every
-        # column moves nothing beyond its target.
+        # column, passes over the columns of the nonzero coefficients alone until they
+        # settle, then a pass over every column again; the model is solved when a pass
+        # over every column moves nothing beyond its target (each pass counts towards
+        # MODEL_PASSES and FACE_AFTER).
         every = True
         for _pass in range(MODEL_PASSES):
             passes += 1
