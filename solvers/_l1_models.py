@@ -40,12 +40,9 @@ from ._problem import Answer
 from ._ridge_closed_form import ridge_with_intercept
 from .backends._answers import certified, complete
 from .exceptions import PathWarning
+from .path._steps import budget_reached
 
 __all__ = ["WeightedL1Model", "adaptive_weights"]
-
-#: The words of the PathWarning with which a path asked for one breakpoint stops there
-#: (:meth:`WeightedL1Model.lam_max`); any other stop concerns that breakpoint itself.
-_ONE_STEP = "max_steps=1 reached"
 
 #: Initial coefficients whose part of the fit is below this fraction of the largest are
 #: round-off: infinite weight (`_inverse_power_weights`).
@@ -264,7 +261,7 @@ class WeightedL1Model(LinearModel):
                 warnings.warn_explicit(
                     warning.message, warning.category, warning.filename, warning.lineno
                 )
-            elif not certain and _ONE_STEP not in str(warning.message):
+            elif not certain and budget_reached(1) not in str(warning.message):
                 warnings.warn(
                     f"{cls.__name__}.lam_max={lam_max:.6g} is not certified, the path's first "
                     f"breakpoint is not: {warning.message}",

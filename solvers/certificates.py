@@ -51,6 +51,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog, lsq_linear
 
+from sparsify._validation import check_real
 from sparsify.utils import column_norms
 
 from ._columns import large_columns
@@ -401,8 +402,7 @@ def _sample_weights(sample_weight, n):
     """``sample_weight`` as n finite values >= 0, not all 0 (all ones when None)."""
     if sample_weight is None:
         return np.ones(n)
-    if np.iscomplexobj(sample_weight):  # a cast to float would drop the imaginary parts
-        raise ValueError("sample_weight must be real; got complex values.")
+    check_real(sample_weight, "sample_weight")
     s = np.asarray(sample_weight, dtype=np.float64)
     if s.shape != (n,):
         raise ValueError(

@@ -19,8 +19,21 @@ __all__ = [
     "check_orthonormal",
     "check_n_select",
     "check_random_state",
+    "check_real",
     "argument_named",
 ]
+
+
+def check_real(values, name):
+    """Refuse complex ``values`` (anything with a ``dtype``, or array-like): a cast to
+    float would drop the imaginary parts with only NumPy's ComplexWarning. A ValueError
+    naming the argument; no pass over the values."""
+    if np.iscomplexobj(values):
+        dtype = getattr(values, "dtype", np.asarray(values).dtype)
+        raise ValueError(
+            f"{name} must be real; got complex dtype {dtype}. Pass {name}.real if the "
+            "imaginary parts are round-off."
+        )
 
 
 def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
@@ -113,11 +126,7 @@ def check_X(X, *, name="X", min_samples=1, min_features=1, lazy=False):
                 f"input of shape {np.shape(arr)}. Reshape 1-D data with X.reshape(-1, 1) "
                 "(one feature) or X.reshape(1, -1) (one sample)."
             )
-        if arr.dtype.kind == "c":  # a cast to float would drop the imaginary parts
-            raise ValueError(
-                f"{name} must be real; got complex dtype {arr.dtype}. Pass {name}.real if "
-                "the imaginary parts are round-off."
-            )
+        check_real(arr, name)
         if arr.dtype.kind in "mM":  # a cast to float would count days or seconds silently
             raise TypeError(
                 f"{name} must hold numbers; got dtype {arr.dtype}. Convert dates and times "

@@ -41,6 +41,7 @@ from ._validation import (
     check_n_select,
     check_orthonormal,
     check_random_state,
+    check_real,
     check_X,
 )
 
@@ -134,8 +135,7 @@ def _real_matrix(X):
             raise ValueError(
                 f"X must be 2-D of shape (n_samples, n_features); got shape {X.shape}."
             )
-    if X.dtype.kind == "c":
-        raise ValueError(f"X must be real; got complex dtype {X.dtype}.")
+    check_real(X, "X")
     if X.dtype.kind == "f":
         return X
     try:

@@ -30,6 +30,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from sparsify._validation import check_real
 from sparsify.utils import check_X, column_norms, signed_labels
 
 from .._columns import LARGE_RATIO, centre_offset_columns
@@ -206,8 +207,7 @@ def _check_target(y, n, *, classifier):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or inf; labels must be two distinct finite values.")
         return y
-    if y.dtype.kind == "c":  # a cast to float would drop the imaginary parts
-        raise ValueError(f"y must be real for the lasso; got dtype {y.dtype}. Pass y.real.")
+    check_real(y, "y")
     try:
         y = y.astype(np.float64)
     except (TypeError, ValueError) as exc:

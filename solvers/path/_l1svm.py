@@ -51,7 +51,7 @@ from ..certificates import GAP_TOLERANCE, l1_svm_certificate
 from ..exceptions import SolverError
 from ._inputs import check_path_inputs
 from ._step_lp import INF, KeyedLP
-from ._steps import PathEnd, PathRecorder, steps_to_zero
+from ._steps import PathEnd, PathRecorder, budget_reached, steps_to_zero
 
 _LEFT, _ELBOW, _RIGHT = -1, 0, 1
 # A rate (of a margin, a coefficient, the loss) is zero when it is below this
@@ -390,7 +390,7 @@ class _HingeHomotopy:
             if len(self.active) > problem.max_features:
                 return
             if n_steps == problem.max_steps - 1:
-                raise PathEnd(f"max_steps={problem.max_steps} reached")
+                raise PathEnd(budget_reached(problem.max_steps))
             norm = np.abs(self.w[self.active]).sum()
             step = self._step(direction)
             if step is None:

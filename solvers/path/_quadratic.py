@@ -68,7 +68,7 @@ from .._losses import SQUARED_HINGE
 from ..certificates import GAP_TOLERANCE, lasso_certificate, svm2_certificate
 from ..exceptions import SolverError
 from ._cholesky import UpdatableCholesky
-from ._steps import PathEnd, PathRecorder, steps_to_zero
+from ._steps import PathEnd, PathRecorder, budget_reached, steps_to_zero
 
 #: Largest KKT violation accepted at a breakpoint, relative to the size of each
 #: correlation (see the module docstring).
@@ -402,7 +402,7 @@ class _QuadraticHomotopy:
         while lam > problem.lam_min and self.n_active <= problem.max_features:
             if n_steps >= problem.max_steps:
                 self._check_last(recorder)
-                raise PathEnd(f"max_steps={problem.max_steps} reached")
+                raise PathEnd(budget_reached(problem.max_steps))
             direction = self._direction()
             rates = self._measure(direction)
             failure = self._failure(lam)

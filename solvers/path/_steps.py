@@ -37,6 +37,12 @@ def steps_to_zero(slack, rate):
     return steps
 
 
+def budget_reached(max_steps):
+    """The reason a path gives when it stops after ``max_steps`` breakpoints, as asked
+    (``WeightedL1Model.lam_max`` asks for one and tells that stop from the others)."""
+    return f"max_steps={max_steps} reached"
+
+
 class PathEnd(Exception):  # noqa: N818 (a signal, not an error)
     """Raised inside a homotopy when the path cannot go on; the loop stops with a warning.
 
